@@ -1,0 +1,15 @@
+import type { Metadata } from 'next';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: 'MEW Dashboard',
+  description: 'Supervise many AI agents at once: approve proposals, grant capabilities, watch telemetry and reasoning live.',
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen bg-slate-950 text-slate-100 antialiased">{children}</body>
+    </html>
+  );
+}

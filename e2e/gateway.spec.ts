@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+
+/** The token the server minted for a demo participant (playwright.config sets MEW_DATA_DIR). */
+function demoToken(participant: string): string {
+  return JSON.parse(readFileSync('test-results/e2e-data/demo/tokens.json', 'utf8'))[participant];
+}
+
+test('the home page shows the gateway online with the demo space', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('status')).toHaveText('online');
+  await expect(page.getByRole('cell', { name: 'demo' })).toBeVisible();
+});
+
+test('a browser joins the gateway with its token as a subprotocol and sees its own echo', async ({ page }) => {
+  await page.goto('/');
+  const token = demoToken('human');
+  const result = await page.evaluate(async (token) => {
+    const ws = new WebSocket(`ws://${location.host}/ws?space=demo`, ['mew.v0.4', `mew.bearer.${token}`]);
+    const frames: { kind: string; from: string; payload: Record<string, unknown> }[] = [];
+    await new Promise<void>((resolve, reject) => {
+      ws.onmessage = (e) => {
+        const frame = JSON.parse(e.data as string);
+        frames.push(frame);
+        if (frame.kind === 'system/welcome') ws.send(JSON.stringify({ kind: 'chat', payload: { text: 'hello from chromium' } }));
+        if (frame.kind === 'chat') resolve();
+      };
+      ws.onerror = () => reject(new Error('socket error'));
+      setTimeout(() => reject(new Error('timeout')), 5000);
+    });
+    ws.close();
+    return { protocol: ws.protocol, frames };
+  }, token);
+  expect(result.protocol).toBe('mew.v0.4');
+  expect(result.frames[0]).toMatchObject({ kind: 'system/welcome', payload: { you: { id: 'human' } } });
+  expect(result.frames.at(-1)).toMatchObject({ kind: 'chat', from: 'human', payload: { text: 'hello from chromium' } });
+});
+
+test('a browser with a wrong token is refused', async ({ page }) => {
+  await page.goto('/');
+  const closed = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const ws = new WebSocket(`ws://${location.host}/ws?space=demo`, ['mew.v0.4', 'mew.bearer.wrong-token-000000000']);
+        ws.onopen = () => resolve('opened');
+        ws.onclose = () => resolve('refused');
+      }),
+  );
+  expect(closed).toBe('refused');
+});

@@ -1,0 +1,93 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { Gateway } from './gateway';
+import type { GatewayLimits } from './gateway-options';
+import { createHttpApi, sendError } from './http-api';
+import { loadSpaceConfig, type SpaceConfig } from './space-config';
+import { createWsTransport } from './ws-transport';
+
+/** The WebSocket path of the gateway. Nothing else (no page, no rewrite) may use it. */
+export const GATEWAY_WS_PATH = '/ws';
+
+export interface GatewayServerOptions {
+  /** Space config files (YAML or JSON). */
+  configPaths?: string[];
+  /** Spaces built in code (tests), in addition to the files. */
+  spaces?: SpaceConfig[];
+  dataDir?: string;
+  limits?: Partial<GatewayLimits>;
+  /** Requests the gateway does not serve (the Next app). Default: a JSON 404. */
+  fallback?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Upgrades on other paths: in dev, Next's HMR listener handles them itself, so they must be left alone. */
+  leaveOtherUpgrades?: boolean;
+}
+
+export interface GatewayServer {
+  server: Server;
+  gateway: Gateway;
+  /** Resolves with the bound port (use port 0 in tests). */
+  listen(port: number, host: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** An HTTP server carrying the gateway's HTTP API and `/ws`, with everything else handed to `fallback`. */
+export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
+  const gateway = new Gateway({
+    spaces: [...(options.configPaths ?? []).map((p) => loadSpaceConfig(p)), ...(options.spaces ?? [])],
+    dataDir: options.dataDir,
+    limits: options.limits,
+  });
+  const http = createHttpApi(gateway);
+  const ws = createWsTransport(gateway);
+  const fallback = options.fallback ?? ((_req, res) => sendError(res, 'not_found', 'no such endpoint'));
+
+  const server = createServer((req, res) => {
+    http(req, res).then(
+      (handled) => {
+        if (!handled) fallback(req, res);
+      },
+      (e) => {
+        console.error('[gateway] request failed:', e);
+        if (!res.headersSent) sendError(res, 'internal_error', 'request failed');
+      },
+    );
+  });
+  server.on('upgrade', (req, socket, head) => {
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    if (pathname === GATEWAY_WS_PATH) ws.handleUpgrade(req, socket, head);
+    // In production nobody else answers upgrades, so an unanswered socket would hang forever.
+    else if (!options.leaveOtherUpgrades) socket.destroy();
+  });
+
+  return {
+    server,
+    gateway,
+    listen: (port, host) =>
+      new Promise((resolvePort, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address();
+          resolvePort(typeof address === 'object' && address ? address.port : port);
+        });
+      }),
+    close: () =>
+      new Promise((done) => {
+        ws.close();
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+/** Settings from the environment: PORT, HOST (loopback by default), MEW_SPACE_CONFIG (comma-separated), MEW_DATA_DIR. */
+export function gatewayEnv(projectRoot: string, env: NodeJS.ProcessEnv = process.env) {
+  return {
+    port: Number(env.PORT ?? 3000),
+    host: env.HOST ?? '127.0.0.1',
+    configPaths: (env.MEW_SPACE_CONFIG ?? resolve(projectRoot, 'lib/demo/demo-space.yaml'))
+      .split(',')
+      .map((p) => resolve(p.trim())),
+    dataDir: resolve(env.MEW_DATA_DIR ?? resolve(projectRoot, 'data')),
+  };
+}

@@ -1,0 +1,10 @@
+export { Gateway, decodeFrame, type GatewayOptions, type Session } from './gateway';
+export { GatewayError } from './gateway-error';
+export { DEFAULT_LIMITS, GATEWAY_ID, resolveLimits, type GatewayLimits } from './gateway-options';
+export { createGatewayServer, gatewayEnv, GATEWAY_WS_PATH, type GatewayServer, type GatewayServerOptions } from './gateway-server';
+export { createHttpApi } from './http-api';
+export { OutboundMessage } from './outbound-message';
+export { Participant, type Connection } from './participant';
+export { Space } from './space';
+export { loadSpaceConfig, parseSpaceConfig, SpaceConfigError, type SpaceConfig, type ParticipantConfig } from './space-config';
+export { createWsTransport, BEARER_SUBPROTOCOL_PREFIX, type WsTransport } from './ws-transport';

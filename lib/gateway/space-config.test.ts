@@ -1,0 +1,60 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSpaceConfig, parseSpaceConfig, SpaceConfigError } from './space-config';
+
+const dir = mkdtempSync(join(tmpdir(), 'mew-config-'));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('space config', () => {
+  it('loads the space.yaml layout, normalising MCPx string capabilities and applying defaults', () => {
+    const config = loadSpaceConfig(
+      file(
+        'space.yaml',
+        `space: {id: team, name: Team}
+participants:
+  lead:
+    tokens: ["lead-token-0123456789"]
+    capabilities: ["mcp/request:tools/*", {kind: chat}]
+  guest: {tokens: ["guest-token-0123456789"]}
+defaults:
+  capabilities: [chat]
+limits: {max_frame_bytes: 2048}
+`,
+      ),
+    );
+    expect(config).toMatchObject({ id: 'team', name: 'Team', limits: { maxFrameBytes: 2048 } });
+    expect(config.participants).toEqual([
+      { id: 'lead', tokens: ['lead-token-0123456789'], capabilities: [{ kind: 'mcp/request', payload: { method: 'tools/*' } }, { kind: 'chat' }], routing: 'broadcast' },
+      { id: 'guest', tokens: ['guest-token-0123456789'], capabilities: [{ kind: 'chat' }], routing: 'broadcast' },
+    ]);
+  });
+
+  it('loads JSON by extension', () => {
+    const config = loadSpaceConfig(file('space.json', JSON.stringify({ space: { id: 'j' }, participants: { a: null } })));
+    expect(config.participants).toEqual([{ id: 'a', tokens: undefined, capabilities: [], routing: 'broadcast' }]);
+  });
+
+  it.each([
+    ['a missing space id', { participants: {} }, /space/],
+    ['a participant id with a slash', { space: { id: 's' }, participants: { 'a/b': null } }, /participants\.a\/b.*invalid participant id/],
+    ['a short token', { space: { id: 's' }, participants: { a: { tokens: ['short'] } } }, /participants\.a\.tokens\.0: tokens must be at least 16/],
+    ['an unknown key', { space: { id: 's' }, participants: {}, extra: 1 }, /extra|Unrecognized/i],
+    ['an invalid regex capability', { space: { id: 's' }, participants: { a: { capabilities: [{ kind: '/[/' }] } } }, /participants\.a\.capabilities\.0/],
+    ['a token shared by two participants', { space: { id: 's' }, participants: { a: { tokens: ['same-token-0123456789'] }, b: { tokens: ['same-token-0123456789'] } } }, /participants\.b\.tokens\.0: token is used by another participant/],
+  ])('names the file, the path and the problem for %s', (_name, raw, message) => {
+    expect(() => parseSpaceConfig(raw, 'my-space.yaml')).toThrow(SpaceConfigError);
+    expect(() => parseSpaceConfig(raw, 'my-space.yaml')).toThrow(message);
+    expect(() => parseSpaceConfig(raw, 'my-space.yaml')).toThrow(/^my-space\.yaml: /);
+  });
+
+  it('reports unreadable files and YAML syntax errors with the file name', () => {
+    expect(() => loadSpaceConfig(join(dir, 'missing.yaml'))).toThrow(/missing\.yaml: \(root\): cannot read/);
+    expect(() => loadSpaceConfig(file('bad.yaml', 'space: [unclosed'))).toThrow(/bad\.yaml: \(root\): not valid YAML/);
+  });
+});

@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../capabilities';
+import type { GatewayLimits } from './gateway-options';
+
+/** Participant ids: what may appear in `from`, `to` and URLs. No slashes, dots-only or control characters. */
+export const PARTICIPANT_ID_PATTERN = /^(?!\.{1,2}$)[A-Za-z0-9._:@-]{1,64}$/;
+
+const capabilityInput = z.union([z.string(), z.record(z.string(), z.unknown())]);
+
+const participantSchema = z.strictObject({
+  /** Bearer tokens that authenticate as this participant. Omitted: one is minted and kept in the data directory. */
+  tokens: z.array(z.string().min(16, 'tokens must be at least 16 characters')).optional(),
+  capabilities: z.array(capabilityInput).optional(),
+  /** `directed`: receive only envelopes addressed to me or broadcast (MCPx routing modes). */
+  routing: z.enum(['broadcast', 'directed']).optional(),
+});
+
+const limitsSchema = z
+  .strictObject({
+    max_frame_bytes: z.number().int().positive(),
+    rate_per_second: z.number().positive(),
+    rate_burst: z.number().int().positive(),
+    join_timeout_ms: z.number().int().positive(),
+    ping_interval_ms: z.number().int().positive(),
+    max_buffered_bytes: z.number().int().positive(),
+    history_size: z.number().int().positive(),
+    allowed_origins: z.array(z.string()),
+  })
+  .partial();
+
+const spaceConfigSchema = z.strictObject({
+  space: z.strictObject({
+    id: z.string().regex(PARTICIPANT_ID_PATTERN, 'space id: letters, digits, . _ : @ - (1-64 characters)'),
+    name: z.string().optional(),
+    description: z.string().optional(),
+  }),
+  participants: z.record(z.string(), participantSchema.nullable()),
+  defaults: z.strictObject({ capabilities: z.array(capabilityInput).optional() }).optional(),
+  limits: limitsSchema.optional(),
+});
+
+export interface ParticipantConfig {
+  id: string;
+  tokens?: string[];
+  capabilities: CapabilityPattern[];
+  routing: 'broadcast' | 'directed';
+}
+
+export interface SpaceConfig {
+  id: string;
+  name: string;
+  participants: ParticipantConfig[];
+  limits: Partial<GatewayLimits>;
+  /** Where it was loaded from, for messages; undefined when built in code. */
+  source?: string;
+}
+
+/** A config that cannot be used; the message names the file, the path inside it and what is wrong. */
+export class SpaceConfigError extends Error {
+  constructor(
+    readonly source: string,
+    readonly path: (string | number)[],
+    problem: string,
+  ) {
+    super(`${source}: ${path.length ? path.join('.') : '(root)'}: ${problem}`);
+    this.name = 'SpaceConfigError';
+  }
+}
+
+/** Reads a space config (YAML, or JSON by `.json` extension) and validates it. Throws SpaceConfigError. */
+export function loadSpaceConfig(file: string): SpaceConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new SpaceConfigError(file, [], `cannot read: ${(e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = extname(file).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (e) {
+    throw new SpaceConfigError(file, [], `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
+  }
+  return parseSpaceConfig(raw, file);
+}
+
+/** Validates an already parsed config object. */
+export function parseSpaceConfig(raw: unknown, source = '(inline config)'): SpaceConfig {
+  const parsed = spaceConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SpaceConfigError(source, issue.path as (string | number)[], issue.message);
+  }
+  const cfg = parsed.data;
+  const defaults = normalizeList(cfg.defaults?.capabilities ?? [], source, ['defaults', 'capabilities']);
+  const seenTokens = new Set<string>();
+  const participants = Object.entries(cfg.participants).map(([id, p]): ParticipantConfig => {
+    if (!PARTICIPANT_ID_PATTERN.test(id)) {
+      throw new SpaceConfigError(source, ['participants', id], 'invalid participant id: use 1-64 letters, digits, . _ : @ - (not "." or "..")');
+    }
+    for (const [i, token] of (p?.tokens ?? []).entries()) {
+      if (seenTokens.has(token)) throw new SpaceConfigError(source, ['participants', id, 'tokens', i], 'token is used by another participant');
+      seenTokens.add(token);
+    }
+    return {
+      id,
+      tokens: p?.tokens,
+      capabilities: p?.capabilities
+        ? normalizeList(p.capabilities, source, ['participants', id, 'capabilities'])
+        : defaults,
+      routing: p?.routing ?? 'broadcast',
+    };
+  });
+  const l = cfg.limits ?? {};
+  return {
+    id: cfg.space.id,
+    name: cfg.space.name ?? cfg.space.id,
+    participants,
+    limits: {
+      maxFrameBytes: l.max_frame_bytes,
+      ratePerSecond: l.rate_per_second,
+      rateBurst: l.rate_burst,
+      joinTimeoutMs: l.join_timeout_ms,
+      pingIntervalMs: l.ping_interval_ms,
+      maxBufferedBytes: l.max_buffered_bytes,
+      historySize: l.history_size,
+      allowedOrigins: l.allowed_origins,
+    },
+    source,
+  };
+}
+
+function normalizeList(list: unknown[], source: string, at: (string | number)[]): CapabilityPattern[] {
+  return list.map((c, i) => {
+    try {
+      return normalizeCapability(c);
+    } catch (e) {
+      if (e instanceof CapabilityError) throw new SpaceConfigError(source, [...at, i, ...e.path], e.message);
+      throw e;
+    }
+  });
+}

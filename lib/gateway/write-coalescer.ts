@@ -1,0 +1,37 @@
+import type { Socket } from 'node:net';
+
+/**
+ * Corks each socket on its first write of an event-loop turn and uncorks them all in `setImmediate`,
+ * after every pending I/O callback of the turn has run. A socket that receives 20 broadcasts in one
+ * turn then costs one `writev` syscall instead of 20 writes. (`process.nextTick` would uncork after
+ * each inbound frame, which coalesces far less.)
+ */
+export class WriteCoalescer {
+  private readonly corked = new Set<Socket>();
+  private scheduled = false;
+
+  /**
+   * Queues `chunk` on the socket. Returns false, writing nothing, when the socket still holds more than
+   * `maxBacklog` bytes from earlier turns: the peer is not reading. The backlog is measured before this
+   * turn's writes, so a burst that is merely corked is never mistaken for a slow consumer.
+   */
+  write(socket: Socket, chunk: Buffer, maxBacklog: number): boolean {
+    if (!this.corked.has(socket)) {
+      if (socket.writableLength > maxBacklog) return false;
+      socket.cork();
+      this.corked.add(socket);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.flush);
+      }
+    }
+    socket.write(chunk);
+    return true;
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    for (const socket of this.corked) socket.uncork();
+    this.corked.clear();
+  };
+}

@@ -1,0 +1,206 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
+import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import { CLOSE_CODES, type ErrorCode } from '../protocol';
+import type { Gateway, Session } from './gateway';
+import type { OutboundMessage } from './outbound-message';
+import type { Connection, Participant, RoutingMode } from './participant';
+import type { Space } from './space';
+import { encodeTextFrame } from './ws-frame';
+import { WriteCoalescer } from './write-coalescer';
+import { bearerToken, rejectUpgrade, originAllowed } from './upgrade-auth';
+import { GATEWAY_ID } from './gateway-options';
+import { PROTOCOL_VERSION } from '../protocol';
+import { randomUUID } from 'node:crypto';
+
+/** Subprotocol prefix a browser uses to carry its token, since it cannot set an Authorization header. */
+export const BEARER_SUBPROTOCOL_PREFIX = 'mew.bearer.';
+
+export interface WsTransport {
+  /** Handles an HTTP upgrade whose path is the gateway's (`/ws`). */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes every connection (1001) and stops the ping timer. */
+  close(): void;
+}
+
+/**
+ * The WebSocket side of the gateway, on a `ws` server in `noServer` mode so it shares the app's HTTP server.
+ * Authentication happens at the upgrade when the token comes with it (401 otherwise), or in a first `join`
+ * frame for clients of other MEW gateways (closed with 4401 when it is missing, wrong or late).
+ */
+export function createWsTransport(gateway: Gateway): WsTransport {
+  // Above the hard limit `ws` closes with 1009 before buffering the frame; below it we answer message_too_large.
+  const hardFrameBytes = Math.max(...[...gateway.spaces.values()].map((s) => s.limits.hardFrameBytes));
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: hardFrameBytes,
+    perMessageDeflate: false, // compression would make per-recipient framing and the shared broadcast frame impossible
+    clientTracking: true,
+    handleProtocols: (protocols) => {
+      // Browsers fail the handshake unless one offered subprotocol is echoed; prefer one that carries no token.
+      for (const p of protocols) if (!p.startsWith(BEARER_SUBPROTOCOL_PREFIX)) return p;
+      const [first] = protocols;
+      return first ?? false;
+    },
+  });
+  const coalescer = new WriteCoalescer();
+  const alive = new WeakMap<WebSocket, boolean>();
+  const pingIntervalMs = Math.min(...[...gateway.spaces.values()].map((s) => s.limits.pingIntervalMs));
+  const pinger = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (alive.get(ws) === false) {
+        ws.terminate(); // no pong since the last ping: a dead peer (half-open TCP) is dropped
+        continue;
+      }
+      alive.set(ws, false);
+      ws.ping();
+    }
+  }, pingIntervalMs);
+  pinger.unref();
+
+  function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const space = gateway.resolveSpace(url.searchParams.get('space'));
+    if (!space) return rejectUpgrade(socket, 404, 'unknown_space', `no space "${url.searchParams.get('space')}"`);
+    if (!originAllowed(req, space.limits.allowedOrigins)) {
+      return rejectUpgrade(socket, 403, 'origin_not_allowed', `origin ${req.headers.origin} may not open this gateway`);
+    }
+    const token = bearerToken(req, url, BEARER_SUBPROTOCOL_PREFIX);
+    let participant: Participant | undefined;
+    if (token !== undefined) {
+      participant = gateway.authenticate(space, token);
+      if (!participant) return rejectUpgrade(socket, 401, 'invalid_token', 'unknown or revoked token');
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      alive.set(ws, true);
+      ws.on('pong', () => alive.set(ws, true));
+      ws.on('error', () => ws.terminate()); // protocol errors (bad frames, over maxPayload): ws already closed it
+      const routing = parseRouting(url.searchParams.get('routing'));
+      if (participant) bind(ws, socket as Socket, space, participant, routing);
+      else awaitJoin(ws, socket as Socket, space, routing);
+    });
+  }
+
+  /** Waits for the first-frame join of clients that could not put the token on the upgrade. */
+  function awaitJoin(ws: WebSocket, socket: Socket, defaultSpace: Space, routing?: RoutingMode): void {
+    const timer = setTimeout(
+      () => closeWithError(ws, 'join_timeout', `no valid token within ${defaultSpace.limits.joinTimeoutMs} ms`, CLOSE_CODES.join_timeout),
+      defaultSpace.limits.joinTimeoutMs,
+    );
+    ws.once('message', (data: RawData) => {
+      clearTimeout(timer);
+      const join = parseJoinFrame(rawToString(data));
+      if (!join) return closeWithError(ws, 'invalid_token', 'the first frame must be a join carrying a token');
+      const space = join.space ? gateway.resolveSpace(join.space) : defaultSpace;
+      if (!space) return closeWithError(ws, 'unknown_space', `no space "${join.space}"`, CLOSE_CODES.unknown_space);
+      const participant = gateway.authenticate(space, join.token);
+      if (!participant) return closeWithError(ws, 'invalid_token', 'unknown or revoked token');
+      if (join.participantId !== undefined && join.participantId !== participant.id) {
+        return closeWithError(ws, 'identity_mismatch', `this token does not authenticate "${join.participantId}"`);
+      }
+      bind(ws, socket, space, participant, routing);
+    });
+    ws.once('close', () => clearTimeout(timer));
+  }
+
+  function bind(ws: WebSocket, socket: Socket, space: Space, participant: Participant, routing?: RoutingMode): void {
+    const connection = new WsConnection(ws, socket, coalescer, space.limits.maxBufferedBytes);
+    const session: Session = gateway.connect(space, participant, connection, { routing });
+    ws.on('message', (data: RawData) => session.receive(rawToBuffer(data)));
+    ws.on('close', () => session.end());
+  }
+
+  return {
+    handleUpgrade,
+    close() {
+      clearInterval(pinger);
+      for (const ws of wss.clients) ws.close(CLOSE_CODES.going_away, 'gateway shutting down');
+      wss.close();
+    },
+  };
+}
+
+/** One live socket. Writes the shared pre-framed broadcast bytes straight to the TCP socket, coalesced per turn. */
+class WsConnection implements Connection {
+  private closed = false;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly socket: Socket,
+    private readonly coalescer: WriteCoalescer,
+    private readonly maxBufferedBytes: number,
+  ) {}
+
+  deliver(message: OutboundMessage): void {
+    if (this.closed || this.ws.readyState !== WebSocket.OPEN) return;
+    // Safe beside ws's own writes: without permessage-deflate ws writes whole frames synchronously, so frames never interleave.
+    const frame = (message.wsFrame ??= encodeTextFrame(message.data));
+    if (this.coalescer.write(this.socket, frame, this.maxBufferedBytes)) return;
+    this.closed = true;
+    this.ws.close(CLOSE_CODES.slow_consumer, `slow consumer: more than ${this.maxBufferedBytes} bytes unsent`);
+    // The close frame waits behind the backlog; do not let a stalled peer hold the memory for long.
+    setTimeout(() => this.ws.terminate(), 1000).unref();
+  }
+
+  close(code: number, reason: string): void {
+    this.closed = true;
+    this.ws.close(code, reason);
+  }
+}
+
+interface JoinFrame {
+  token: string;
+  space?: string;
+  participantId?: string;
+}
+
+/** Accepts `{"type":"join",token,space,participantId}` and `{"kind":"system/join","payload":{...}}`. */
+function parseJoinFrame(text: string): JoinFrame | undefined {
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!value || typeof value !== 'object') return undefined;
+  const body = (value.type === 'join' ? value : value.kind === 'system/join' ? value.payload : undefined) as
+    | Record<string, unknown>
+    | undefined;
+  if (!body || typeof body.token !== 'string') return undefined;
+  const claimed = body.participantId ?? body.participant_id ?? body.participant;
+  return {
+    token: body.token,
+    space: typeof body.space === 'string' ? body.space : undefined,
+    participantId: typeof claimed === 'string' ? claimed : undefined,
+  };
+}
+
+/** Tells a not-yet-joined peer why it is refused, then closes it (4401 unless another close code fits better). */
+function closeWithError(ws: WebSocket, code: ErrorCode, message: string, closeCode: number = CLOSE_CODES.unauthorized): void {
+  if (ws.readyState !== WebSocket.OPEN) return;
+  ws.send(
+    JSON.stringify({
+      protocol: PROTOCOL_VERSION,
+      id: randomUUID(),
+      ts: new Date().toISOString(),
+      from: GATEWAY_ID,
+      kind: 'system/error',
+      payload: { error: code, message },
+    }),
+  );
+  ws.close(closeCode, message.slice(0, 120));
+}
+
+/** `?routing=directed|broadcast` on the upgrade URL (MCPx routing modes); anything else keeps the config's mode. */
+function parseRouting(value: string | null): RoutingMode | undefined {
+  return value === 'directed' || value === 'broadcast' ? value : undefined;
+}
+
+function rawToBuffer(data: RawData): Buffer {
+  return Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+}
+
+function rawToString(data: RawData): string {
+  return rawToBuffer(data).toString('utf8');
+}

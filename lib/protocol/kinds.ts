@@ -1,0 +1,128 @@
+/**
+ * The one list of envelope kinds (spec §3), plus `space/invite-ack`, our gateway's answer to an invite.
+ * Every other module derives its kind lists from here.
+ */
+export const KINDS = [
+  'mcp/request',
+  'mcp/response',
+  'mcp/proposal',
+  'mcp/withdraw',
+  'mcp/reject',
+  'reasoning/start',
+  'reasoning/thought',
+  'reasoning/conclusion',
+  'reasoning/cancel',
+  'capability/grant',
+  'capability/revoke',
+  'capability/grant-ack',
+  'space/invite',
+  'space/invite-ack',
+  'space/kick',
+  'participant/pause',
+  'participant/resume',
+  'participant/status',
+  'participant/request-status',
+  'participant/forget',
+  'participant/compact',
+  'participant/compact-done',
+  'participant/clear',
+  'participant/restart',
+  'participant/shutdown',
+  'stream/request',
+  'stream/open',
+  'stream/close',
+  'chat',
+  'chat/acknowledge',
+  'chat/cancel',
+  'system/presence',
+  'system/welcome',
+  'system/error',
+] as const;
+
+export type Kind = (typeof KINDS)[number];
+
+const KIND_SET: ReadonlySet<string> = new Set(KINDS);
+
+export function isKind(value: unknown): value is Kind {
+  return typeof value === 'string' && KIND_SET.has(value);
+}
+
+/** Spec §4.1: participants MUST NOT send any kind starting with this prefix, known or not. */
+export const RESERVED_KIND_PREFIX = 'system/';
+
+/** True for any `system/*` string, including kinds this version does not know (answer: `reserved_kind`). */
+export function isReservedKind(kind: string): boolean {
+  return kind.startsWith(RESERVED_KIND_PREFIX);
+}
+
+/**
+ * Kinds only the gateway emits: `system/*`, `stream/open` (spec §3.10.1: the gateway allocates stream ids)
+ * and `space/invite-ack` (it carries the token the gateway minted). A participant sending one is refused.
+ */
+export const GATEWAY_ONLY_KINDS = [
+  'system/presence',
+  'system/welcome',
+  'system/error',
+  'stream/open',
+  'space/invite-ack',
+] as const satisfies readonly Kind[];
+
+export type GatewayOnlyKind = (typeof GATEWAY_ONLY_KINDS)[number];
+
+/** {@link GATEWAY_ONLY_KINDS} as a set, for the per-message lookup. */
+export const GATEWAY_EMITTED_KINDS: ReadonlySet<string> = new Set(GATEWAY_ONLY_KINDS);
+
+export function isGatewayEmittedKind(kind: string): kind is GatewayOnlyKind {
+  return GATEWAY_EMITTED_KINDS.has(kind);
+}
+
+/**
+ * Spec §3.9 directives a coordinator sends to a target participant (named in `to`).
+ * `participant/status` and `participant/compact-done` are the target's own reports, so they are not here.
+ */
+export const PARTICIPANT_CONTROL_KINDS = [
+  'participant/pause',
+  'participant/resume',
+  'participant/request-status',
+  'participant/forget',
+  'participant/compact',
+  'participant/clear',
+  'participant/restart',
+  'participant/shutdown',
+] as const satisfies readonly Kind[];
+
+export type ParticipantControlKind = (typeof PARTICIPANT_CONTROL_KINDS)[number];
+
+export function isParticipantControlKind(kind: string): kind is ParticipantControlKind {
+  return (PARTICIPANT_CONTROL_KINDS as readonly string[]).includes(kind);
+}
+
+/**
+ * What a paused or shut-down participant may still send (spec §3.9.1: "acknowledgements or cancellations"):
+ * replies that close loops others are waiting on, never new work.
+ */
+export const PAUSE_EXEMPT_KINDS = [
+  'participant/status',
+  'participant/compact-done',
+  'chat/acknowledge',
+  'chat/cancel',
+  'reasoning/cancel',
+  'stream/close',
+  'mcp/response',
+] as const satisfies readonly Kind[];
+
+export type PauseExemptKind = (typeof PAUSE_EXEMPT_KINDS)[number];
+
+export function isPauseExemptKind(kind: string): kind is PauseExemptKind {
+  return (PAUSE_EXEMPT_KINDS as readonly string[]).includes(kind);
+}
+
+/** Spec §3.9.8–3.9.10 (and `{}` in §3.9.2): these kinds MAY omit `payload`; absent means `{}`. */
+export const OPTIONAL_PAYLOAD_KINDS = [
+  'participant/resume',
+  'participant/clear',
+  'participant/restart',
+  'participant/shutdown',
+] as const satisfies readonly Kind[];
+
+export type OptionalPayloadKind = (typeof OPTIONAL_PAYLOAD_KINDS)[number];

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { capabilityPatternSchema } from './capability-pattern';
+
+const capabilities = z.array(capabilityPatternSchema);
+
+/** A participant as the gateway describes it in presence and welcome messages. */
+export const participantInfoSchema = z.looseObject({
+  /** The participant's identifier. */
+  id: z.string().min(1),
+  /** Its capabilities (for `join` events and in welcome lists). */
+  capabilities: capabilities.optional(),
+});
+
+/** `system/presence` (spec §3.7): broadcast join/leave events. */
+export const systemPresencePayloadSchema = z.looseObject({
+  /** Either `"join"` or `"leave"`. */
+  event: z.enum(['join', 'leave']),
+  /** The participant who joined or left. */
+  participant: participantInfoSchema,
+});
+
+/** An open stream listed for late joiners (DESIGN.md, "Streams"). */
+export const activeStreamSchema = z.looseObject({
+  /** Id used in `#streamID#data` frames. */
+  stream_id: z.string().min(1),
+  /** Participant that requested it. */
+  owner: z.string().min(1),
+  /** Direction from the request, e.g. `upload`. */
+  direction: z.string(),
+  /** Participants allowed to send frames. */
+  authorized_writers: z.array(z.string()),
+  /** Participants frames are delivered to; absent means everyone. */
+  target: z.array(z.string()).optional(),
+  /** Frame encoding. */
+  encoding: z.string().optional(),
+});
+
+/** `system/welcome` (spec §3.8.1): sent to each joining participant alone (`to`: [it]). */
+export const systemWelcomePayloadSchema = z.looseObject({
+  /** The joining participant's own id and authoritative capabilities. */
+  you: participantInfoSchema.extend({ capabilities }),
+  /** The other participants currently in the space. */
+  participants: z.array(participantInfoSchema),
+  /** Streams open at join time (our gateway). */
+  active_streams: z.array(activeStreamSchema).optional(),
+});
+
+/** One problem with a refused envelope, as listed by `invalid_envelope` errors. */
+export const errorIssueSchema = z.looseObject({
+  path: z.array(z.union([z.string(), z.number()])),
+  message: z.string(),
+});
+
+/**
+ * `system/error` (spec §3.8.2): sent to the offender; `correlation_id` SHOULD reference the envelope at fault.
+ * `error` is one of our `ErrorCode`s, but other gateways' codes are accepted.
+ */
+export const systemErrorPayloadSchema = z.looseObject({
+  /** Stable machine code, e.g. `capability_violation`. */
+  error: z.string().min(1),
+  /** Human explanation. */
+  message: z.string().optional(),
+  /** For `capability_violation`: the kind that was refused. */
+  attempted_kind: z.string().optional(),
+  /** For `capability_violation`: what the sender may do. */
+  your_capabilities: capabilities.optional(),
+  /** For `invalid_envelope`: what is wrong, field by field. */
+  issues: z.array(errorIssueSchema).optional(),
+  /** For `rate_limited`: when to try again. */
+  retry_after_ms: z.number().nonnegative().optional(),
+});
+
+export type ParticipantInfo = z.infer<typeof participantInfoSchema>;
+export type ActiveStream = z.infer<typeof activeStreamSchema>;
+export type ErrorIssue = z.infer<typeof errorIssueSchema>;
+export type SystemPresencePayload = z.infer<typeof systemPresencePayloadSchema>;
+export type SystemWelcomePayload = z.infer<typeof systemWelcomePayloadSchema>;
+export type SystemErrorPayload = z.infer<typeof systemErrorPayloadSchema>;

@@ -1,0 +1,19 @@
+/**
+ * The app's one server: Next (pages, route handlers, HMR in dev) and the MEW gateway (`/ws` plus its HTTP
+ * endpoints) on a single port. Settings: PORT, HOST (127.0.0.1), MEW_SPACE_CONFIG, MEW_DATA_DIR.
+ */
+import next from 'next';
+import { gatewayEnv } from './lib/gateway';
+import { runGatewayServer } from './scripts/run-gateway-server';
+
+const dev = process.env.NODE_ENV !== 'production';
+const { host, port } = gatewayEnv(process.cwd());
+const app = next({ dev, hostname: host, port });
+await app.prepare();
+const handle = app.getRequestHandler();
+
+await runGatewayServer(dev ? 'dev' : 'production', {
+  fallback: (req, res) => void handle(req, res),
+  // In dev, Next registers its own upgrade listener (HMR on /_next/hmr) at the first request.
+  leaveOtherUpgrades: dev,
+});
