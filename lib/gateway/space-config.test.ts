@@ -43,7 +43,7 @@ limits: {max_frame_bytes: 2048}
   it.each([
     ['a missing space id', { participants: {} }, /space/],
     ['a participant id with a slash', { space: { id: 's' }, participants: { 'a/b': null } }, /participants\.a\/b.*invalid participant id/],
-    ['a short token', { space: { id: 's' }, participants: { a: { tokens: ['short'] } } }, /participants\.a\.tokens\.0: tokens must be at least 16/],
+    ['an empty token', { space: { id: 's' }, participants: { a: { tokens: [''] } } }, /participants\.a\.tokens\.0: a token cannot be empty/],
     ['an unknown key', { space: { id: 's' }, participants: {}, extra: 1 }, /extra|Unrecognized/i],
     ['an invalid regex capability', { space: { id: 's' }, participants: { a: { capabilities: [{ kind: '/[/' }] } } }, /participants\.a\.capabilities\.0/],
     ['a token shared by two participants', { space: { id: 's' }, participants: { a: { tokens: ['same-token-0123456789'] }, b: { tokens: ['same-token-0123456789'] } } }, /participants\.b\.tokens\.0: token is used by another participant/],

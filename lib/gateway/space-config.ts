@@ -12,7 +12,7 @@ const capabilityInput = z.union([z.string(), z.record(z.string(), z.unknown())])
 
 const participantSchema = z.strictObject({
   /** Bearer tokens that authenticate as this participant. Omitted: one is minted and kept in the data directory. */
-  tokens: z.array(z.string().min(16, 'tokens must be at least 16 characters')).optional(),
+  tokens: z.array(z.string().min(1, 'a token cannot be empty')).optional(),
   capabilities: z.array(capabilityInput).optional(),
   /** `directed`: receive only envelopes addressed to me or broadcast (MCPx routing modes). */
   routing: z.enum(['broadcast', 'directed']).optional(),
