@@ -49,3 +49,4 @@ export type { CapabilityInput, CapabilityMessage, CapabilityPattern, PatternValu
 export { compileCapabilities, compileCapability, type CompiledCapabilities, type MessageMatcher } from './compile-pattern';
 export { covers, coversAll } from './covers';
 export { normalizeCapabilities, normalizeCapability } from './normalize-capability';
+export { containsRegex } from './contains-regex';

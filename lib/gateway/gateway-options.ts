@@ -25,6 +25,8 @@ export interface GatewayLimits {
   historySize: number;
   /** Extra browser origins allowed to open `/ws`, besides the page's own origin. @default [] */
   allowedOrigins: string[];
+  /** A stream whose owner left is closed by the gateway unless the owner is back within this. @default 10000 */
+  streamOrphanGraceMs: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<GatewayLimits> = Object.freeze({
@@ -37,6 +39,7 @@ export const DEFAULT_LIMITS: Readonly<GatewayLimits> = Object.freeze({
   maxBufferedBytes: 8 * 1024 * 1024,
   historySize: 1000,
   allowedOrigins: [],
+  streamOrphanGraceMs: 10_000,
 });
 
 /** The id the gateway signs its own envelopes with (`from` of system/* messages). */

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from 'node:path';
 import { Gateway } from './gateway';
 import type { GatewayLimits } from './gateway-options';
-import { createHttpApi, sendError } from './http-api';
+import { createHttpApi } from './http-api';
+import { sendError } from './http-util';
 import { loadSpaceConfig, type SpaceConfig } from './space-config';
 import { createWsTransport } from './ws-transport';
 
@@ -32,10 +33,12 @@ export interface GatewayServer {
 
 /** An HTTP server carrying the gateway's HTTP API and `/ws`, with everything else handed to `fallback`. */
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
+  let wsUrl = 'ws://127.0.0.1/ws';
   const gateway = new Gateway({
     spaces: [...(options.configPaths ?? []).map((p) => loadSpaceConfig(p)), ...(options.spaces ?? [])],
     dataDir: options.dataDir,
     limits: options.limits,
+    connectionUrl: () => wsUrl,
   });
   const http = createHttpApi(gateway);
   const ws = createWsTransport(gateway);
@@ -68,7 +71,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         server.listen(port, host, () => {
           server.off('error', reject);
           const address = server.address();
-          resolvePort(typeof address === 'object' && address ? address.port : port);
+          const bound = typeof address === 'object' && address ? address.port : port;
+          wsUrl = `ws://${host.includes(':') ? `[${host}]` : host}:${bound}${GATEWAY_WS_PATH}`;
+          resolvePort(bound);
         });
       }),
     close: () =>

@@ -2,24 +2,38 @@ import { randomUUID } from 'node:crypto';
 import {
   GATEWAY_EMITTED_KINDS,
   PROTOCOL_VERSION,
+  isPauseExemptKind,
   isReservedKind,
   parseEnvelope,
   type Envelope,
+  type InboundEnvelope,
 } from '../protocol';
+import { NO_AUDIT, type AuditSink } from './audit-sink';
+import { handlePause, handleResume, handleRoutedControl, handleShutdown } from './control-handlers';
 import { resolveLimits, type GatewayLimits } from './gateway-options';
 import { GatewayError } from './gateway-error';
+import { handleGrant, handleRevoke } from './grant-handlers';
+import type { ManagementHandlers } from './management';
+import { handleInvite, handleKick } from './membership-handlers';
 import { OutboundMessage } from './outbound-message';
-import { Participant, type Connection, type RoutingMode } from './participant';
+import type { Connection, Participant, RoutingMode } from './participant';
+import { ProposalTracker } from './proposal-tracker';
 import { Space } from './space';
 import type { SpaceConfig } from './space-config';
+import { SpaceState } from './space-state';
+import { handleStreamClose, handleStreamRequest, routeStreamFrame } from './stream-handlers';
+import { TokenIndex } from './token-index';
 import { TokenStore } from './token-store';
 
 export interface GatewayOptions {
   spaces: SpaceConfig[];
-  /** Where minted tokens (and later grants and the audit log) live. Required when a participant has no configured token. */
+  /** Where minted tokens, run-time state (grants, invites, kicks) live. Without it they live in memory only. */
   dataDir?: string;
   /** Overrides applied on top of each space's own `limits`. */
   limits?: Partial<GatewayLimits>;
+  audit?: AuditSink;
+  /** The WebSocket URL invite acks hand out; set by the server once it listens. */
+  connectionUrl?: () => string;
 }
 
 /** A participant's live session: the transport feeds it frames and tells it when the peer is gone. */
@@ -27,10 +41,30 @@ export interface Session {
   readonly participant: Participant;
   readonly space: Space;
   /** Runs one inbound frame through the pipeline; refusals go back to the sender as `system/error`. */
-  receive(data: Buffer | string): void;
+  receive(data: Buffer, binary?: boolean): void;
   /** The transport lost the peer: presence leave is broadcast. */
   end(): void;
 }
+
+/** Kinds the gateway acts on besides routing them. */
+const MANAGEMENT: ManagementHandlers = {
+  'capability/grant': handleGrant,
+  'capability/revoke': handleRevoke,
+  'space/invite': handleInvite,
+  'space/kick': handleKick,
+  'participant/pause': handlePause,
+  'participant/resume': handleResume,
+  'participant/shutdown': handleShutdown,
+  'participant/request-status': handleRoutedControl,
+  'participant/forget': handleRoutedControl,
+  'participant/compact': handleRoutedControl,
+  'participant/clear': handleRoutedControl,
+  'participant/restart': handleRoutedControl,
+  'stream/request': handleStreamRequest,
+  'stream/close': handleStreamClose,
+};
+
+const HASH = 0x23; // '#': a stream data frame rather than an envelope
 
 /**
  * The transport-agnostic gateway: spaces, authentication and the enforcement pipeline.
@@ -40,21 +74,35 @@ export class Gateway {
   readonly spaces = new Map<string, Space>();
   /** The space used when a client names none (the first configured). */
   readonly defaultSpaceId: string;
+  readonly adminTokens = new Map<string, TokenIndex>();
+  private readonly proposals = new ProposalTracker();
 
   constructor(options: GatewayOptions) {
     if (options.spaces.length === 0) throw new TypeError('a gateway needs at least one space');
     for (const config of options.spaces) {
       if (this.spaces.has(config.id)) throw new TypeError(`space "${config.id}" is configured twice`);
-      const limits = resolveLimits(config.limits, options.limits);
-      const space = new Space(config.id, config.name, limits);
-      const store = config.participants.some((p) => !p.tokens?.length)
-        ? new TokenStore(requireDataDir(options.dataDir, config.id), config.id)
-        : undefined;
+      const state = new SpaceState(options.dataDir, config.id);
+      const tokenStore = new TokenStore(options.dataDir, config.id);
+      const space = new Space(config.id, config.name, {
+        limits: resolveLimits(config.limits, options.limits),
+        state,
+        tokenStore,
+        audit: options.audit ?? NO_AUDIT,
+        connectionUrl: () => `${options.connectionUrl?.() ?? 'ws://127.0.0.1/ws'}?space=${encodeURIComponent(config.id)}`,
+      });
+      const kicked = new Set(state.data.kicked);
       for (const pc of config.participants) {
-        const participant = new Participant(pc.id, pc.capabilities, pc.routing, limits);
-        space.participants.set(pc.id, participant);
-        for (const token of pc.tokens?.length ? pc.tokens : [store!.tokenFor(pc.id)]) space.tokens.add(token, pc.id);
+        const tokens = kicked.has(pc.id) ? [] : pc.tokens?.length ? pc.tokens : [tokenStore.tokenFor(pc.id)];
+        space.addParticipant(pc.id, pc.capabilities, pc.routing, tokens);
       }
+      for (const invited of state.data.invited) {
+        if (space.participants.has(invited.id)) continue;
+        const tokens = kicked.has(invited.id) ? [] : [tokenStore.tokenFor(invited.id)];
+        space.addParticipant(invited.id, invited.capabilities, 'broadcast', tokens, invited.invitedBy);
+      }
+      const admin = new TokenIndex();
+      for (const token of config.adminTokens?.length ? config.adminTokens : [tokenStore.adminToken()]) admin.add(token, 'admin');
+      this.adminTokens.set(config.id, admin);
       this.spaces.set(config.id, space);
     }
     this.defaultSpaceId = options.spaces[0].id;
@@ -71,6 +119,11 @@ export class Gateway {
     return id === undefined ? undefined : space.participants.get(id);
   }
 
+  /** Whether the token is the space's admin token (the admin API). */
+  isAdmin(space: Space, token: string): boolean {
+    return this.adminTokens.get(space.id)?.lookup(token) !== undefined;
+  }
+
   /** Binds an authenticated connection: welcome to it, presence to the others. */
   connect(space: Space, participant: Participant, connection: Connection, options: { routing?: RoutingMode } = {}): Session {
     participant.routing = options.routing ?? participant.defaultRouting;
@@ -78,9 +131,11 @@ export class Gateway {
     return {
       participant,
       space,
-      receive: (data) => {
+      receive: (data, binary = false) => {
         let value: unknown;
         try {
+          checkFrameSize(data.length, space.limits);
+          if (data[0] === HASH) return this.acceptStreamFrame(space, participant, data, binary);
           value = decodeFrame(data, space.limits);
           this.accept(space, participant, value);
         } catch (e) {
@@ -93,7 +148,8 @@ export class Gateway {
 
   /**
    * Runs the pipeline on an already decoded value and routes it (HTTP injection uses this directly).
-   * Order: reserved kinds → structure → identity → capability → rate limit. Throws GatewayError.
+   * Order: gateway-only kinds → structure → identity → capability → pause/shutdown → rate limit → the kind's
+   * own checks (grants, invites, streams…). Throws GatewayError; nothing is routed or changed on a refusal.
    */
   accept(space: Space, participant: Participant, value: unknown): Envelope {
     const kind = (value as { kind?: unknown } | null)?.kind;
@@ -107,28 +163,72 @@ export class Gateway {
         issues: parsed.issues,
       });
     }
-    const envelope = parsed.envelope as Envelope;
-    if (envelope.from !== undefined && envelope.from !== participant.id) {
-      throw new GatewayError('identity_mismatch', `"from" is "${envelope.from}" but this connection is "${participant.id}"`);
+    const inbound = parsed.envelope as InboundEnvelope;
+    if (inbound.from !== undefined && inbound.from !== participant.id) {
+      throw new GatewayError('identity_mismatch', `"from" is "${inbound.from}" but this connection is "${participant.id}"`);
     }
-    if (!participant.compiled.matches(envelope)) {
-      throw new GatewayError('capability_violation', `you lack a capability for "${envelope.kind}" with this payload`, {
-        attempted_kind: envelope.kind,
+    if (!participant.compiled.matches(inbound)) {
+      throw new GatewayError('capability_violation', `you lack a capability for "${inbound.kind}" with this payload`, {
+        attempted_kind: inbound.kind,
         your_capabilities: participant.capabilities,
       });
     }
+    this.checkActive(participant, inbound.kind);
     const retryAfterMs = participant.rate.take();
     if (retryAfterMs > 0) {
       throw new GatewayError('rate_limited', `rate limit of ${space.limits.ratePerSecond} envelopes/s exceeded`, {
         retry_after_ms: retryAfterMs,
       });
     }
-    envelope.protocol ??= PROTOCOL_VERSION;
-    envelope.id ??= randomUUID();
-    envelope.ts ??= new Date().toISOString();
-    envelope.from ??= participant.id;
+    const apply = MANAGEMENT[inbound.kind]?.(space, participant, inbound);
+    inbound.protocol ??= PROTOCOL_VERSION;
+    inbound.id ??= randomUUID();
+    inbound.ts ??= new Date().toISOString();
+    inbound.from ??= participant.id;
+    const envelope = inbound as Envelope;
     space.route(OutboundMessage.of(envelope));
+    apply?.(envelope);
+    this.auditProposalDecision(space, envelope);
     return envelope;
+  }
+
+  /** Paused and shut-down participants may still send replies that close loops others wait on (the exempt kinds). */
+  private checkActive(participant: Participant, kind: string): void {
+    if (isPauseExemptKind(kind)) return;
+    const pause = participant.activePause();
+    if (pause) {
+      throw new GatewayError('participant_paused', `you are paused by ${pause.by}${pause.until ? ` until ${new Date(pause.until).toISOString()}` : ''}`, {
+        paused_by: pause.by,
+        ...(pause.until ? { until: new Date(pause.until).toISOString() } : {}),
+      });
+    }
+    if (participant.shutdown) {
+      throw new GatewayError('participant_shutdown', `you were shut down by ${participant.shutdown.by}; rejoin to send again`);
+    }
+  }
+
+  private acceptStreamFrame(space: Space, participant: Participant, data: Buffer, binary: boolean): void {
+    this.checkActive(participant, 'stream/data');
+    routeStreamFrame(space, participant, data, binary);
+  }
+
+  /** Proposal decisions are security events: who fulfilled or rejected whose proposal. */
+  private auditProposalDecision(space: Space, envelope: Envelope): void {
+    const payload = envelope.payload as { params?: { name?: unknown }; reason?: unknown } | undefined;
+    if (envelope.kind === 'mcp/proposal') {
+      const tool = payload?.params?.name;
+      this.proposals.remember(envelope.id, envelope.from, typeof tool === 'string' ? tool : undefined);
+      return;
+    }
+    if (envelope.kind !== 'mcp/request' && envelope.kind !== 'mcp/reject') return;
+    const proposal = this.proposals.find(envelope.correlation_id);
+    if (!proposal) return;
+    space.audit(envelope.kind === 'mcp/request' ? 'PROPOSAL_FULFILLED' : 'PROPOSAL_REJECTED', {
+      actor: envelope.from,
+      subject: proposal.proposer,
+      envelope_id: envelope.id,
+      details: { proposal_id: proposal.id, tool: proposal.tool, ...(envelope.kind === 'mcp/reject' ? { reason: payload?.reason } : {}) },
+    });
   }
 
   /** Answers a refused frame with a `system/error` to the sender alone; the connection stays open. */
@@ -136,22 +236,19 @@ export class Gateway {
     const e = error instanceof GatewayError ? error : new GatewayError('internal_error', 'the gateway failed to process this message');
     if (!(error instanceof GatewayError)) console.error('[gateway] unexpected error while processing a frame:', error);
     const offendingId = (value as { id?: unknown } | null)?.id;
-    space.emit(
-      'system/error',
-      { error: e.code, message: e.message, ...e.details },
-      { to: [participant.id], correlationId: typeof offendingId === 'string' && offendingId ? [offendingId.slice(0, 256)] : undefined },
-    );
+    const correlationId = typeof offendingId === 'string' && offendingId ? [offendingId.slice(0, 256)] : undefined;
+    space.emit('system/error', { error: e.code, message: e.message, ...e.details }, { to: [participant.id], correlationId });
+    space.audit('ACCESS_DENIED', {
+      actor: participant.id,
+      envelope_id: correlationId?.[0],
+      details: { code: e.code, attempted_kind: (value as { kind?: unknown } | null)?.kind },
+    });
   }
 }
 
 /** Size check and JSON parse of one frame (shared by WebSocket and HTTP). */
-export function decodeFrame(data: Buffer | string, limits: GatewayLimits): unknown {
-  const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
-  if (size > limits.maxFrameBytes) {
-    throw new GatewayError('message_too_large', `message of ${size} bytes exceeds the limit of ${limits.maxFrameBytes} bytes`, {
-      limit_bytes: limits.maxFrameBytes,
-    });
-  }
+export function decodeFrame(data: Buffer | string, limits: Pick<GatewayLimits, 'maxFrameBytes'>): unknown {
+  checkFrameSize(typeof data === 'string' ? Buffer.byteLength(data) : data.length, limits);
   try {
     return JSON.parse(typeof data === 'string' ? data : data.toString('utf8'));
   } catch (e) {
@@ -159,7 +256,10 @@ export function decodeFrame(data: Buffer | string, limits: GatewayLimits): unkno
   }
 }
 
-function requireDataDir(dataDir: string | undefined, spaceId: string): string {
-  if (!dataDir) throw new TypeError(`space "${spaceId}" has participants without tokens, so the gateway needs a dataDir to keep minted ones`);
-  return dataDir;
+function checkFrameSize(size: number, limits: Pick<GatewayLimits, 'maxFrameBytes'>): void {
+  if (size > limits.maxFrameBytes) {
+    throw new GatewayError('message_too_large', `message of ${size} bytes exceeds the limit of ${limits.maxFrameBytes} bytes`, {
+      limit_bytes: limits.maxFrameBytes,
+    });
+  }
 }

@@ -2,7 +2,8 @@ export { Gateway, decodeFrame, type GatewayOptions, type Session } from './gatew
 export { GatewayError } from './gateway-error';
 export { DEFAULT_LIMITS, GATEWAY_ID, resolveLimits, type GatewayLimits } from './gateway-options';
 export { createGatewayServer, gatewayEnv, GATEWAY_WS_PATH, type GatewayServer, type GatewayServerOptions } from './gateway-server';
-export { createHttpApi } from './http-api';
+export { createHttpApi, type HttpRoute } from './http-api';
+export { sendError, sendJson } from './http-util';
 export { OutboundMessage } from './outbound-message';
 export { Participant, type Connection } from './participant';
 export { Space } from './space';

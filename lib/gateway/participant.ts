@@ -12,6 +12,15 @@ export interface Connection {
 
 export type RoutingMode = 'broadcast' | 'directed';
 
+/** A pause the gateway enforces: until a resume, the deadline, or never (no timeout). */
+export interface PauseState {
+  by: string;
+  envelopeId: string;
+  /** ms since epoch; undefined = until resumed. */
+  until?: number;
+  reason?: string;
+}
+
 /** A participant of a space: identity, effective capabilities (compiled once per change) and its live connection. */
 export class Participant {
   private _capabilities: CapabilityPattern[] = [];
@@ -20,15 +29,21 @@ export class Participant {
   connectedAt?: Date;
   readonly rate: TokenBucket;
   routing: RoutingMode;
+  paused?: PauseState;
+  /** Set by `participant/shutdown`; cleared when the participant joins again. */
+  shutdown?: { by: string; envelopeId: string };
 
   constructor(
     readonly id: string,
-    capabilities: CapabilityPattern[],
+    /** What the config (or the invite) gives, before runtime revocations and grants. */
+    readonly baseCapabilities: CapabilityPattern[],
     /** The routing mode from the space config; a connection may opt into another for its lifetime. */
     readonly defaultRouting: RoutingMode,
     rate: { ratePerSecond: number; rateBurst: number },
+    /** Who invited this participant at run time; undefined for participants of the config. */
+    readonly invitedBy?: string,
   ) {
-    this.capabilities = capabilities;
+    this.capabilities = baseCapabilities;
     this.routing = defaultRouting;
     this.rate = new TokenBucket(rate.ratePerSecond, rate.rateBurst);
   }
@@ -37,6 +52,7 @@ export class Participant {
     return this._capabilities;
   }
 
+  /** Replaces the effective set and recompiles it: the only place patterns are compiled. */
   set capabilities(list: CapabilityPattern[]) {
     this._capabilities = list;
     this._compiled = compileCapabilities(list);
@@ -48,6 +64,12 @@ export class Participant {
 
   get online(): boolean {
     return this.connection !== undefined;
+  }
+
+  /** The pause in force at `now`, dropping one whose timeout has lapsed. */
+  activePause(now = Date.now()): PauseState | undefined {
+    if (this.paused?.until !== undefined && this.paused.until <= now) this.paused = undefined;
+    return this.paused;
   }
 
   /** Whether an envelope routed in the space reaches this participant, given its routing mode (its own echo always does). */

@@ -28,6 +28,7 @@ const limitsSchema = z
     max_buffered_bytes: z.number().int().positive(),
     history_size: z.number().int().positive(),
     allowed_origins: z.array(z.string()),
+    stream_orphan_grace_ms: z.number().int().nonnegative(),
   })
   .partial();
 
@@ -39,6 +40,8 @@ const spaceConfigSchema = z.strictObject({
   }),
   participants: z.record(z.string(), participantSchema.nullable()),
   defaults: z.strictObject({ capabilities: z.array(capabilityInput).optional() }).optional(),
+  /** Tokens of the admin API (`/admin/spaces/{space}/...`). Omitted: one is minted and kept in the data directory. */
+  admin: z.strictObject({ tokens: z.array(z.string().min(1, 'a token cannot be empty')).optional() }).optional(),
   limits: limitsSchema.optional(),
 });
 
@@ -54,6 +57,7 @@ export interface SpaceConfig {
   name: string;
   participants: ParticipantConfig[];
   limits: Partial<GatewayLimits>;
+  adminTokens?: string[];
   /** Where it was loaded from, for messages; undefined when built in code. */
   source?: string;
 }
@@ -128,7 +132,9 @@ export function parseSpaceConfig(raw: unknown, source = '(inline config)'): Spac
       maxBufferedBytes: l.max_buffered_bytes,
       historySize: l.history_size,
       allowedOrigins: l.allowed_origins,
+      streamOrphanGraceMs: l.stream_orphan_grace_ms,
     },
+    adminTokens: cfg.admin?.tokens,
     source,
   };
 }

@@ -13,9 +13,17 @@ export interface TestGateway extends GatewayServer {
 }
 
 /** Starts a gateway on 127.0.0.1:0 with inline space configs (objects in the space.yaml layout). */
-export async function startTestGateway(...configs: unknown[]): Promise<TestGateway> {
-  const gs = createGatewayServer({ spaces: configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`)) });
-  const port = await gs.listen(0, '127.0.0.1');
+export function startTestGateway(...configs: unknown[]): Promise<TestGateway> {
+  return startGatewayWith({ configs });
+}
+
+/** Like startTestGateway, with a data directory (persistence across restarts) and optionally a fixed port. */
+export async function startGatewayWith(options: { configs: unknown[]; dataDir?: string; port?: number }): Promise<TestGateway> {
+  const gs = createGatewayServer({
+    spaces: options.configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`)),
+    dataDir: options.dataDir,
+  });
+  const port = await gs.listen(options.port ?? 0, '127.0.0.1');
   return {
     ...gs,
     port,
@@ -29,6 +37,8 @@ export type Frame = Record<string, any>;
 /** A ws client that parses and queues every frame, so tests can await the next one matching a predicate. */
 export class TestClient {
   readonly received: Frame[] = [];
+  /** The first `system/welcome`, once `joinAs` has awaited it. */
+  welcome?: Frame;
   private waiters: { predicate: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   readonly opened: Promise<void>;
@@ -88,7 +98,7 @@ export class TestClient {
 export async function joinAs(gw: TestGateway, token: string, query = ''): Promise<TestClient> {
   const client = new TestClient(new WebSocket(gw.wsUrl(query), { headers: { Authorization: `Bearer ${token}` } }));
   await client.opened;
-  await client.kind('system/welcome');
+  client.welcome = await client.kind('system/welcome');
   return client;
 }
 

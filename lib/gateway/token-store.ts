@@ -9,37 +9,63 @@ export function mintToken(): string {
   return randomBytes(TOKEN_BYTES).toString('base64url');
 }
 
+interface StoredTokens {
+  participants: Record<string, string>;
+  admin?: string;
+}
+
 /**
- * Tokens the gateway minted for participants whose config lists none, kept in
- * `<dataDir>/<space>/tokens.json` with mode 0600 so a restart keeps every credential valid.
+ * Tokens the gateway minted — for participants whose config lists none, for invitees, and the admin token
+ * when the config names none — kept in `<dataDir>/<space>/tokens.json` with mode 0600 so a restart keeps
+ * every credential valid. Without a data directory they live in memory only (tests).
  */
 export class TokenStore {
-  private readonly file: string;
-  private tokens: Record<string, string>;
+  private readonly file?: string;
+  private tokens: StoredTokens;
 
-  constructor(dataDir: string, spaceId: string) {
+  constructor(dataDir: string | undefined, spaceId: string) {
+    this.tokens = { participants: {} };
+    if (!dataDir) return;
     const dir = join(dataDir, spaceId);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.file = join(dir, 'tokens.json');
     try {
-      this.tokens = JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, string>;
+      const stored = JSON.parse(readFileSync(this.file, 'utf8')) as Partial<StoredTokens>;
+      this.tokens = { participants: stored.participants ?? {}, admin: stored.admin };
     } catch {
-      this.tokens = {};
+      // no file yet: first start
     }
   }
 
   /** The stored token of a participant, minted and saved on first use. */
   tokenFor(participantId: string): string {
-    let token = this.tokens[participantId];
-    if (!token) {
-      token = mintToken();
-      this.tokens[participantId] = token;
-      this.save();
-    }
+    return this.tokens.participants[participantId] ?? this.mint(participantId);
+  }
+
+  /** A fresh token for the participant, replacing any previous one (invites, re-admission after a kick). */
+  mint(participantId: string): string {
+    const token = mintToken();
+    this.tokens.participants[participantId] = token;
+    this.save();
     return token;
   }
 
+  remove(participantId: string): void {
+    if (!(participantId in this.tokens.participants)) return;
+    delete this.tokens.participants[participantId];
+    this.save();
+  }
+
+  adminToken(): string {
+    if (!this.tokens.admin) {
+      this.tokens.admin = mintToken();
+      this.save();
+    }
+    return this.tokens.admin;
+  }
+
   private save(): void {
+    if (!this.file) return;
     writeFileSync(this.file, JSON.stringify(this.tokens, null, 2), { mode: 0o600 });
     chmodSync(this.file, 0o600); // writeFileSync's mode only applies when the file is created
   }

@@ -1,6 +1,6 @@
 import * as ws from 'ws';
 import { describe, expect, it } from 'vitest';
-import { encodeTextFrame } from './ws-frame';
+import { encodeFrame } from './ws-frame';
 
 // ws ships its frame parser at runtime but @types/ws does not declare it.
 const { Receiver } = ws as unknown as {
@@ -17,10 +17,10 @@ function decode(frame: Buffer): Promise<string> {
   });
 }
 
-describe('encodeTextFrame', () => {
+describe('encodeFrame', () => {
   it.each([0, 125, 126, 65535, 65536, 200_000])('frames a %i-byte payload that a WebSocket client decodes', async (size) => {
     const text = 'é'.repeat(Math.floor(size / 2)) + 'x'.repeat(size % 2);
     const data = Buffer.from(text);
-    expect(await decode(encodeTextFrame(data))).toBe(text);
+    expect(await decode(encodeFrame(data))).toBe(text);
   });
 });

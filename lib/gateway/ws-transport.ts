@@ -7,7 +7,7 @@ import type { Gateway, Session } from './gateway';
 import type { OutboundMessage } from './outbound-message';
 import type { Connection, Participant, RoutingMode } from './participant';
 import type { Space } from './space';
-import { encodeTextFrame } from './ws-frame';
+import { encodeFrame } from './ws-frame';
 import { WriteCoalescer } from './write-coalescer';
 import { bearerToken, rejectUpgrade, originAllowed } from './upgrade-auth';
 import { GATEWAY_ID } from './gateway-options';
@@ -107,7 +107,7 @@ export function createWsTransport(gateway: Gateway): WsTransport {
   function bind(ws: WebSocket, socket: Socket, space: Space, participant: Participant, routing?: RoutingMode): void {
     const connection = new WsConnection(ws, socket, coalescer, space.limits.maxBufferedBytes);
     const session: Session = gateway.connect(space, participant, connection, { routing });
-    ws.on('message', (data: RawData) => session.receive(rawToBuffer(data)));
+    ws.on('message', (data: RawData, binary: boolean) => session.receive(rawToBuffer(data), binary));
     ws.on('close', () => session.end());
   }
 
@@ -135,7 +135,7 @@ class WsConnection implements Connection {
   deliver(message: OutboundMessage): void {
     if (this.closed || this.ws.readyState !== WebSocket.OPEN) return;
     // Safe beside ws's own writes: without permessage-deflate ws writes whole frames synchronously, so frames never interleave.
-    const frame = (message.wsFrame ??= encodeTextFrame(message.data));
+    const frame = (message.wsFrame ??= encodeFrame(message.data, message.binary));
     if (this.coalescer.write(this.socket, frame, this.maxBufferedBytes)) return;
     this.closed = true;
     this.ws.close(CLOSE_CODES.slow_consumer, `slow consumer: more than ${this.maxBufferedBytes} bytes unsent`);

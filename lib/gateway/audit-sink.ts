@@ -1,0 +1,19 @@
+/** One audit event as the gateway reports it; the audit log adds the id, the time and the hash chain. */
+export interface AuditInput {
+  space: string;
+  type: string;
+  /** Who did it: a participant id, `system:gateway`, or `admin`. */
+  actor?: string;
+  /** Who it was done to. */
+  subject?: string;
+  envelope_id?: string;
+  details: Record<string, unknown>;
+}
+
+/** Where the gateway sends audit events. Implementations must not block: `record` is on the message path. */
+export interface AuditSink {
+  record(event: AuditInput): void;
+}
+
+/** For gateways run without an audit database (unit tests of unrelated behaviour). */
+export const NO_AUDIT: AuditSink = { record() {} };

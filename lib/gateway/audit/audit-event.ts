@@ -1,0 +1,114 @@
+import { GATEWAY_ID } from '../gateway-options';
+
+/**
+ * The one list of audit event types; values are one-line descriptions (DESIGN.md, "Audit").
+ *
+ * Names follow MGP 0.5.2 §6.4 where one fits; the others are MEW's own, in the same SCREAMING_SNAKE style so a
+ * dashboard filter reads uniformly. (MGP suggests reverse-domain names for custom types; whoever forwards these
+ * as `notifications/mgp.audit` should namespace the ones with `mgp: false`.)
+ *
+ * | type                   | MGP §6.4 | MEW trigger                                        | actor              | subject          | details (suggested)                         |
+ * |------------------------|----------|----------------------------------------------------|--------------------|------------------|---------------------------------------------|
+ * | `PARTICIPANT_JOINED`   | –        | a session authenticates and joins                  | the participant    | –                | `{ capabilities? }`                         |
+ * | `PARTICIPANT_LEFT`     | –        | its last connection closes                         | the participant    | –                | `{ reason?, code? }`                        |
+ * | `ACCESS_GRANTED`       | yes      | `capability/grant` accepted                        | granter            | recipient        | `{ capabilities, reason? }` (grant id = envelope_id) |
+ * | `ACCESS_REVOKED`       | yes      | `capability/revoke` accepted                       | revoker            | recipient        | `{ grant_id?, capabilities?, removed, reason? }` |
+ * | `TOOL_BLOCKED`         | yes      | a refused `mcp/request` whose method is `tools/call` | the sender       | –                | `{ error, attempted_kind, method, tool? }`  |
+ * | `ACCESS_DENIED`        | –  (¹)   | any other security refusal (capability_violation, reserved_kind, identity_mismatch, grant_exceeds_own_capabilities, paused/shutdown) | the sender | – | `{ error, attempted_kind }` |
+ * | `PARTICIPANT_INVITED`  | –        | `space/invite` accepted                            | inviter            | invitee          | `{ capabilities, reason? }` (never the token) |
+ * | `PARTICIPANT_KICKED`   | –        | `space/kick` accepted                              | kicker             | target           | `{ reason? }`                               |
+ * | `PARTICIPANT_PAUSED`   | –        | `participant/pause` accepted                       | sender             | target           | `{ timeout_seconds?, reason? }`             |
+ * | `PARTICIPANT_RESUMED`  | –        | `participant/resume`, or a pause timing out        | sender / gateway   | target           | `{ reason? }`                               |
+ * | `PARTICIPANT_SHUTDOWN` | –        | `participant/shutdown` accepted                    | sender             | target           | `{ reason? }`                               |
+ * | `STREAM_OPENED`        | –        | `stream/request` answered with `stream/open`       | stream owner       | target?          | `{ stream_id, direction?, target? }`        |
+ * | `STREAM_CLOSED`        | –        | `stream/close`, or owner gone after the grace time | closer / gateway   | owner?           | `{ stream_id, reason? }`                    |
+ * | `PROPOSAL_FULFILLED`   | –  (²)   | an `mcp/request` whose `correlation_id` names an `mcp/proposal` | fulfiller | proposer    | `{ proposal_id, method, tool? }`            |
+ * | `PROPOSAL_REJECTED`    | –  (²)   | `mcp/reject` of a proposal                         | rejecter           | proposer         | `{ proposal_id, reason? }`                  |
+ * | `CAPABILITIES_CHANGED` | –        | the admin API replaces a participant's capabilities | `admin`           | participant      | `{ before, after }`                         |
+ * | `AUDIT_EVENTS_DROPPED` | –        | the audit queue overflowed (written by the log itself) | gateway        | –                | `{ count, reason }`                         |
+ *
+ * (¹) `ACCESS_DENIED` is MGP's error name for the same situation (§14.3, code 1001). `TOOL_BLOCKED` is kept for
+ *     tool calls because §6.4 defines it for exactly that; `VALIDATION_FAILED` is not used: malformed envelopes
+ *     (invalid_json, invalid_envelope, message_too_large) and rate_limited are hygiene, not security decisions,
+ *     and auditing them would let one noisy client flood the log.
+ * (²) MGP's PERMISSION_GRANTED / PERMISSION_DENIED describe its initialize-time permission gate (§3), which MEW
+ *     does not have; a proposal decision is per call, so it keeps a MEW name.
+ *
+ * Secrets never belong in `details`: the log redacts keys such as `token` anyway (`AUDIT_REDACTED_KEYS`).
+ */
+export const AUDIT_EVENT_TYPES = {
+  PARTICIPANT_JOINED: { mgp: false, description: 'A participant authenticated and joined the space.' },
+  PARTICIPANT_LEFT: { mgp: false, description: 'A participant left the space (its last connection closed).' },
+  ACCESS_GRANTED: { mgp: true, description: 'Capabilities were granted to a participant (`capability/grant`).' },
+  ACCESS_REVOKED: { mgp: true, description: 'Granted capabilities were revoked (`capability/revoke`).' },
+  TOOL_BLOCKED: { mgp: true, description: 'A `tools/call` request was refused by access control.' },
+  ACCESS_DENIED: { mgp: false, description: 'An envelope was refused by access control (capability, identity, reserved kind, paused).' },
+  PARTICIPANT_INVITED: { mgp: false, description: 'A participant was invited (`space/invite`).' },
+  PARTICIPANT_KICKED: { mgp: false, description: 'A participant was removed and its tokens revoked (`space/kick`).' },
+  PARTICIPANT_PAUSED: { mgp: false, description: 'A participant was paused (`participant/pause`).' },
+  PARTICIPANT_RESUMED: { mgp: false, description: 'A paused participant was resumed.' },
+  PARTICIPANT_SHUTDOWN: { mgp: false, description: 'A participant was shut down (`participant/shutdown`).' },
+  STREAM_OPENED: { mgp: false, description: 'The gateway opened a stream (`stream/open`).' },
+  STREAM_CLOSED: { mgp: false, description: 'A stream was closed.' },
+  PROPOSAL_FULFILLED: { mgp: false, description: 'A proposal was approved: an `mcp/request` fulfilled it.' },
+  PROPOSAL_REJECTED: { mgp: false, description: 'A proposal was rejected (`mcp/reject`).' },
+  CAPABILITIES_CHANGED: { mgp: false, description: 'The admin API changed a participant\u2019s capabilities.' },
+  AUDIT_EVENTS_DROPPED: { mgp: false, description: 'Audit events were lost because the audit queue overflowed.' },
+} as const satisfies Record<string, { mgp: boolean; description: string }>;
+
+export type AuditEventType = keyof typeof AUDIT_EVENT_TYPES;
+
+/** Every event type, in table order (for filters and pickers). */
+export const AUDIT_EVENT_TYPE_NAMES = Object.keys(AUDIT_EVENT_TYPES) as AuditEventType[];
+
+export function isAuditEventType(value: unknown): value is AuditEventType {
+  return typeof value === 'string' && Object.hasOwn(AUDIT_EVENT_TYPES, value);
+}
+
+/** `actor` of events the gateway itself caused (grace-period stream closes, pause timeouts, overflow). */
+export const AUDIT_ACTOR_GATEWAY = GATEWAY_ID;
+/** `actor` of events caused through the admin HTTP API. */
+export const AUDIT_ACTOR_ADMIN = 'admin';
+
+/**
+ * The event type of a security refusal: `TOOL_BLOCKED` for a refused tool call (MGP §6.4's definition),
+ * `ACCESS_DENIED` for everything else.
+ */
+export function violationEventType(attemptedKind: string | undefined, method?: unknown): 'TOOL_BLOCKED' | 'ACCESS_DENIED' {
+  return attemptedKind === 'mcp/request' && method === 'tools/call' ? 'TOOL_BLOCKED' : 'ACCESS_DENIED';
+}
+
+/** One stored audit event. Rows are append-only and hash-chained per space. */
+export interface AuditEvent {
+  /** Assigned by the database (autoincrement, global across spaces): the order of events. */
+  id: number;
+  /** ISO 8601 UTC, gateway time when the event was recorded. */
+  ts: string;
+  space: string;
+  /** Usually an {@link AuditEventType}; a type from a newer gateway is kept as is. */
+  type: AuditEventType | (string & {});
+  /** Who did it: a participant id, {@link AUDIT_ACTOR_GATEWAY} or {@link AUDIT_ACTOR_ADMIN}. */
+  actor?: string;
+  /** Who it was done to. */
+  subject?: string;
+  /** The envelope that caused the event, when there was one (for a grant, also the grant id). */
+  envelope_id?: string;
+  details: Record<string, unknown>;
+  /** `hash` of the previous event of the same space, or `AUDIT_GENESIS_HASH` for its first. */
+  prev_hash: string;
+  /** sha256 (hex) of `prev_hash` + the canonical JSON of this event without `hash`. */
+  hash: string;
+}
+
+/** What callers hand to `AuditLog.record`: an event before the log numbers and chains it. */
+export interface AuditRecord {
+  /** Defaults to the time of the `record` call. */
+  ts?: string;
+  space: string;
+  type: AuditEventType | (string & {});
+  actor?: string;
+  subject?: string;
+  envelope_id?: string;
+  /** Must be JSON-serialisable. The log serialises it later, off the message path: do not mutate it afterwards. */
+  details?: Record<string, unknown>;
+}

@@ -1,0 +1,60 @@
+import type { Envelope, InboundEnvelope } from '../protocol';
+import { GatewayError } from './gateway-error';
+import { requireParticipant, type ManagementHandler } from './management';
+import type { Participant } from './participant';
+import type { Space } from './space';
+
+/** Controls act on the participants named in `to`; a control with no addressee would be ambiguous. */
+function targets(space: Space, envelope: InboundEnvelope): Participant[] {
+  if (!envelope.to?.length) {
+    throw new GatewayError('invalid_envelope', `${envelope.kind} must name its target participant(s) in "to"`, {
+      issues: [{ path: ['to'], message: 'required for participant controls' }],
+    });
+  }
+  return envelope.to.map((id) => requireParticipant(space, id, 'to'));
+}
+
+/** Controls the gateway only validates and routes: the target acts on them itself. */
+export const handleRoutedControl: ManagementHandler = (space, _sender, envelope) => {
+  targets(space, envelope);
+  return undefined;
+};
+
+/**
+ * `participant/pause`: the gateway refuses the targets' non-exempt envelopes until `participant/resume`, the
+ * `timeout_seconds` lapse, or forever without one. A reconnect does not lift it (else pausing would be a
+ * suggestion). The targets still receive the pause, so a cooperative participant can stop by itself.
+ */
+export const handlePause: ManagementHandler = (space, sender, envelope) => {
+  const list = targets(space, envelope);
+  const { timeout_seconds: timeout, reason } = (envelope.payload ?? {}) as { timeout_seconds?: number; reason?: string };
+  return (env: Envelope) => {
+    const until = timeout !== undefined ? Date.now() + timeout * 1000 : undefined;
+    for (const target of list) {
+      target.paused = { by: sender.id, envelopeId: env.id, until, reason };
+      space.audit('PARTICIPANT_PAUSED', { actor: sender.id, subject: target.id, envelope_id: env.id, details: { timeout_seconds: timeout, reason } });
+    }
+  };
+};
+
+export const handleResume: ManagementHandler = (space, sender, envelope) => {
+  const list = targets(space, envelope);
+  return (env) => {
+    for (const target of list) {
+      target.paused = undefined;
+      space.audit('PARTICIPANT_RESUMED', { actor: sender.id, subject: target.id, envelope_id: env.id });
+    }
+  };
+};
+
+/** `participant/shutdown`: refused outbound traffic (but the exempt kinds) until the target joins again; its streams close. */
+export const handleShutdown: ManagementHandler = (space, sender, envelope) => {
+  const list = targets(space, envelope);
+  return (env) => {
+    for (const target of list) {
+      target.shutdown = { by: sender.id, envelopeId: env.id };
+      for (const stream of space.streams.ownedBy(target.id)) space.closeStream(stream, 'owner_shutdown');
+      space.audit('PARTICIPANT_SHUTDOWN', { actor: sender.id, subject: target.id, envelope_id: env.id });
+    }
+  };
+};

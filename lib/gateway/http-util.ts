@@ -1,0 +1,50 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERROR_HTTP_STATUS, type ErrorCode } from '../protocol';
+import { decodeFrame } from './gateway';
+import { GatewayError } from './gateway-error';
+
+/** Reads a request body, refusing (413) as soon as it grows past the limit instead of buffering it all. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new GatewayError('message_too_large', `body exceeds the limit of ${limit} bytes`, { limit_bytes: limit }));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** A JSON request body: 415 for another content type, 413 over the limit, 400 when it is not JSON. */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const type = req.headers['content-type'];
+  if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new GatewayError('unsupported_media_type', `Content-Type must be application/json, not ${type}`);
+  }
+  return decodeFrame(await readBody(req, limit), { maxFrameBytes: limit });
+}
+
+/** The bearer token of a request, if any. */
+export function bearer(req: IncomingMessage): string | undefined {
+  const auth = req.headers.authorization;
+  return auth?.toLowerCase().startsWith('bearer ') ? auth.slice(7).trim() : undefined;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+export function sendError(res: ServerResponse, code: ErrorCode, message: string, details: Record<string, unknown> = {}): void {
+  if (code === 'rate_limited' && typeof details.retry_after_ms === 'number') {
+    res.setHeader('Retry-After', Math.ceil(details.retry_after_ms / 1000));
+  }
+  sendJson(res, ERROR_HTTP_STATUS[code], { error: code, message, ...details });
+}

@@ -1,0 +1,66 @@
+import { CLOSE_CODES } from '../protocol';
+import { GatewayError } from './gateway-error';
+import { requireCovered, requireParticipant, runtimeCapabilities, type ManagementHandler } from './management';
+import { PARTICIPANT_ID_PATTERN } from './space-config';
+
+interface InvitePayload {
+  participant_id: string;
+  initial_capabilities?: unknown[];
+  reason?: string;
+}
+
+/**
+ * `space/invite`: the gateway mints a token and answers the inviter alone with `space/invite-ack`; the routed
+ * invite carries no token. A kicked participant can be invited back (with a new token); anyone else present
+ * already exists.
+ */
+export const handleInvite: ManagementHandler = (space, sender, envelope) => {
+  const payload = envelope.payload as InvitePayload;
+  const id = payload.participant_id;
+  if (!PARTICIPANT_ID_PATTERN.test(id)) {
+    throw new GatewayError('invalid_envelope', `payload.participant_id "${id}" is not a valid id: 1-64 letters, digits, . _ : @ - (not "." or "..")`, {
+      issues: [{ path: ['payload', 'participant_id'], message: 'invalid participant id' }],
+    });
+  }
+  if (space.participants.has(id) && !space.state.kicked.includes(id)) {
+    throw new GatewayError('already_exists', `participant "${id}" already exists in this space`);
+  }
+  const capabilities = runtimeCapabilities(payload.initial_capabilities ?? [], ['payload', 'initial_capabilities']);
+  requireCovered(sender, capabilities, 'this invite');
+  return (env) => {
+    const token = space.services.tokenStore.mint(id);
+    space.services.state.update((d) => {
+      d.invited = d.invited.filter((p) => p.id !== id);
+      d.invited.push({ id, capabilities, invitedBy: sender.id, ts: env.ts, reason: payload.reason });
+      d.kicked = d.kicked.filter((k) => k !== id);
+    });
+    space.addParticipant(id, capabilities, 'broadcast', [token], sender.id);
+    space.emit(
+      'space/invite-ack',
+      { status: 'accepted', participant_id: id, token, connection_url: space.services.connectionUrl() },
+      { to: [sender.id], correlationId: [env.id] },
+    );
+    space.audit('PARTICIPANT_INVITED', { actor: sender.id, subject: id, envelope_id: env.id, details: { capabilities, reason: payload.reason } });
+  };
+};
+
+/** `space/kick`: the target's tokens stop working, its connection closes with 4403, presence `leave` is broadcast. */
+export const handleKick: ManagementHandler = (space, sender, envelope) => {
+  const payload = envelope.payload as { participant_id: string; reason?: string };
+  const target = requireParticipant(space, payload.participant_id, 'payload.participant_id');
+  return (env) => {
+    space.services.state.update((d) => {
+      if (!d.kicked.includes(target.id)) d.kicked.push(target.id);
+    });
+    space.tokens.removeParticipant(target.id);
+    space.services.tokenStore.remove(target.id);
+    target.paused = undefined;
+    for (const stream of space.streams.ownedBy(target.id)) space.closeStream(stream, 'owner_kicked');
+    const connection = target.connection;
+    if (connection) {
+      connection.close(CLOSE_CODES.kicked, `kicked by ${sender.id}${payload.reason ? `: ${payload.reason}` : ''}`.slice(0, 120));
+      space.detach(target, connection);
+    }
+    space.audit('PARTICIPANT_KICKED', { actor: sender.id, subject: target.id, envelope_id: env.id, details: { reason: payload.reason } });
+  };
+};

@@ -1,0 +1,59 @@
+/** An open stream: who owns it, who may write `#id#` frames to it, and who receives them. */
+export interface StreamInfo {
+  id: string;
+  owner: string;
+  authorizedWriters: ReadonlySet<string>;
+  direction: string;
+  encoding: string;
+  /** Participants that receive the frames (plus the owner); undefined = everyone in the space. */
+  target?: readonly string[];
+  description?: string;
+  /** The `stream/request` this answered, and the `stream/open` the gateway sent. */
+  requestId: string;
+  openId: string;
+  /** Pending close after the owner left, cancelled if it comes back within the grace period. */
+  orphanTimer?: ReturnType<typeof setTimeout>;
+}
+
+/** The open streams of one space. */
+export class StreamRegistry {
+  private readonly streams = new Map<string, StreamInfo>();
+
+  add(stream: StreamInfo): void {
+    this.streams.set(stream.id, stream);
+  }
+
+  get(id: string): StreamInfo | undefined {
+    return this.streams.get(id);
+  }
+
+  /** The stream a `stream/close` names: by `payload.stream_id`, or by correlating its `stream/open`. */
+  find(streamId: unknown, correlationIds: readonly string[] | undefined): StreamInfo | undefined {
+    if (typeof streamId === 'string') return this.streams.get(streamId);
+    for (const stream of this.streams.values()) if (correlationIds?.includes(stream.openId)) return stream;
+    return undefined;
+  }
+
+  delete(id: string): StreamInfo | undefined {
+    const stream = this.streams.get(id);
+    if (stream?.orphanTimer) clearTimeout(stream.orphanTimer);
+    this.streams.delete(id);
+    return stream;
+  }
+
+  ownedBy(participantId: string): StreamInfo[] {
+    return [...this.streams.values()].filter((s) => s.owner === participantId);
+  }
+
+  /** The shape of `system/welcome.active_streams`. */
+  list(): { stream_id: string; owner: string; direction: string; authorized_writers: string[]; encoding: string; target?: string[] }[] {
+    return [...this.streams.values()].map((s) => ({
+      stream_id: s.id,
+      owner: s.owner,
+      direction: s.direction,
+      authorized_writers: [...s.authorizedWriters],
+      encoding: s.encoding,
+      ...(s.target ? { target: [...s.target] } : {}),
+    }));
+  }
+}
