@@ -23,6 +23,11 @@ export async function runGatewayServer(
   const lines = [`MEW Dashboard (${mode}) on http://${base}  ·  gateway ws://${base}/ws`];
   for (const space of gatewayServer.gateway.spaces.values()) {
     lines.push(`  space "${space.id}": ${[...space.participants.keys()].join(', ')}`);
+    // Like a notebook server: the one place a token is printed, so the person who started it can sign in.
+    // It travels in the URL fragment, which browsers never send to the server.
+    if (space.signIn) {
+      lines.push(`  sign in as ${space.signIn.participantId}: http://${base}/spaces/${encodeURIComponent(space.id)}#token=${space.signIn.token}`);
+    }
   }
   lines.push(`  minted tokens (if any): ${join(env.dataDir, '<space>', 'tokens.json')}`);
   console.log(lines.join('\n'));

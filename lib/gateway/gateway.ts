@@ -94,6 +94,7 @@ export class Gateway {
       for (const pc of config.participants) {
         const tokens = kicked.has(pc.id) ? [] : pc.tokens?.length ? pc.tokens : [tokenStore.tokenFor(pc.id)];
         space.addParticipant(pc.id, pc.capabilities, pc.routing, tokens);
+        if (pc.id === config.signInAs && tokens[0]) space.signIn = { participantId: pc.id, token: tokens[0] };
       }
       for (const invited of state.data.invited) {
         if (space.participants.has(invited.id)) continue;

@@ -40,6 +40,8 @@ const spaceConfigSchema = z.strictObject({
   }),
   participants: z.record(z.string(), participantSchema.nullable()),
   defaults: z.strictObject({ capabilities: z.array(capabilityInput).optional() }).optional(),
+  /** The participant whose sign-in URL the server prints at start (the human supervisor of the control room). */
+  dashboard: z.strictObject({ sign_in_as: z.string() }).optional(),
   /** Tokens of the admin API (`/admin/spaces/{space}/...`). Omitted: one is minted and kept in the data directory. */
   admin: z.strictObject({ tokens: z.array(z.string().min(1, 'a token cannot be empty')).optional() }).optional(),
   limits: limitsSchema.optional(),
@@ -58,6 +60,8 @@ export interface SpaceConfig {
   participants: ParticipantConfig[];
   limits: Partial<GatewayLimits>;
   adminTokens?: string[];
+  /** Participant id the printed sign-in URL authenticates as. */
+  signInAs?: string;
   /** Where it was loaded from, for messages; undefined when built in code. */
   source?: string;
 }
@@ -118,6 +122,9 @@ export function parseSpaceConfig(raw: unknown, source = '(inline config)'): Spac
       routing: p?.routing ?? 'broadcast',
     };
   });
+  if (cfg.dashboard && !participants.some((p) => p.id === cfg.dashboard!.sign_in_as)) {
+    throw new SpaceConfigError(source, ['dashboard', 'sign_in_as'], `"${cfg.dashboard.sign_in_as}" is not a participant of this space`);
+  }
   const l = cfg.limits ?? {};
   return {
     id: cfg.space.id,
@@ -135,6 +142,7 @@ export function parseSpaceConfig(raw: unknown, source = '(inline config)'): Spac
       streamOrphanGraceMs: l.stream_orphan_grace_ms,
     },
     adminTokens: cfg.admin?.tokens,
+    signInAs: cfg.dashboard?.sign_in_as,
     source,
   };
 }

@@ -32,6 +32,8 @@ export class Space {
   readonly limits: GatewayLimits;
   /** Connected participants as an array, rebuilt on join/leave, so fan-out is a plain loop. */
   private online: Participant[] = [];
+  /** Who the printed sign-in URL signs in as, with that participant's token (config `dashboard.sign_in_as`). */
+  signIn?: { participantId: string; token: string };
 
   constructor(
     readonly id: string,
