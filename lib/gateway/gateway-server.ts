@@ -1,11 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { AuditLog } from './audit';
+import { createAuditRoute } from './audit-api';
 import { Gateway } from './gateway';
 import type { GatewayLimits } from './gateway-options';
 import { createHttpApi } from './http-api';
 import { sendError } from './http-util';
 import { loadSpaceConfig, type SpaceConfig } from './space-config';
 import { createWsTransport } from './ws-transport';
+
+/** The audit database, in the data directory. */
+export const AUDIT_DB_FILE = 'audit.sqlite';
 
 /** The WebSocket path of the gateway. Nothing else (no page, no rewrite) may use it. */
 export const GATEWAY_WS_PATH = '/ws';
@@ -26,6 +31,7 @@ export interface GatewayServerOptions {
 export interface GatewayServer {
   server: Server;
   gateway: Gateway;
+  audit: AuditLog;
   /** Resolves with the bound port (use port 0 in tests). */
   listen(port: number, host: string): Promise<number>;
   close(): Promise<void>;
@@ -34,13 +40,13 @@ export interface GatewayServer {
 /** An HTTP server carrying the gateway's HTTP API and `/ws`, with everything else handed to `fallback`. */
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   let wsUrl = 'ws://127.0.0.1/ws';
-  const gateway = new Gateway({
-    spaces: [...(options.configPaths ?? []).map((p) => loadSpaceConfig(p)), ...(options.spaces ?? [])],
-    dataDir: options.dataDir,
-    limits: options.limits,
-    connectionUrl: () => wsUrl,
+  const spaces = [...(options.configPaths ?? []).map((p) => loadSpaceConfig(p)), ...(options.spaces ?? [])];
+  // One audit database for all spaces of this gateway; in memory when there is no data directory (tests).
+  const audit = AuditLog.open(options.dataDir ? join(options.dataDir, AUDIT_DB_FILE) : ':memory:', {
+    onError: (e) => console.error('[audit] write failed, will retry:', e.message),
   });
-  const http = createHttpApi(gateway);
+  const gateway = new Gateway({ spaces, dataDir: options.dataDir, limits: options.limits, audit, connectionUrl: () => wsUrl });
+  const http = createHttpApi(gateway, [createAuditRoute(gateway, audit)]);
   const ws = createWsTransport(gateway);
   const fallback = options.fallback ?? ((_req, res) => sendError(res, 'not_found', 'no such endpoint'));
 
@@ -65,6 +71,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   return {
     server,
     gateway,
+    audit,
     listen: (port, host) =>
       new Promise((resolvePort, reject) => {
         server.once('error', reject);
@@ -80,7 +87,10 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       new Promise((done) => {
         ws.close();
         server.closeAllConnections();
-        server.close(() => done());
+        server.close(() => {
+          audit.close(); // flushes: nothing recorded is lost on a clean shutdown
+          done();
+        });
       }),
   };
 }

@@ -6,8 +6,10 @@ import {
   isReservedKind,
   parseEnvelope,
   type Envelope,
+  type ErrorCode,
   type InboundEnvelope,
 } from '../protocol';
+import { violationEventType } from './audit';
 import { NO_AUDIT, type AuditSink } from './audit-sink';
 import { handlePause, handleResume, handleRoutedControl, handleShutdown } from './control-handlers';
 import { resolveLimits, type GatewayLimits } from './gateway-options';
@@ -65,6 +67,20 @@ const MANAGEMENT: ManagementHandlers = {
 };
 
 const HASH = 0x23; // '#': a stream data frame rather than an envelope
+
+/**
+ * Refusals that are security decisions, and so audited. Malformed frames and rate limiting are hygiene:
+ * auditing them would let one noisy client flood the log.
+ */
+const AUDITED_REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'identity_mismatch',
+  'reserved_kind',
+  'capability_violation',
+  'grant_exceeds_own_capabilities',
+  'participant_paused',
+  'participant_shutdown',
+  'unauthorized_stream_write',
+]);
 
 /**
  * The transport-agnostic gateway: spaces, authentication and the enforcement pipeline.
@@ -239,10 +255,12 @@ export class Gateway {
     const offendingId = (value as { id?: unknown } | null)?.id;
     const correlationId = typeof offendingId === 'string' && offendingId ? [offendingId.slice(0, 256)] : undefined;
     space.emit('system/error', { error: e.code, message: e.message, ...e.details }, { to: [participant.id], correlationId });
-    space.audit('ACCESS_DENIED', {
+    if (!AUDITED_REFUSALS.has(e.code)) return;
+    const attempted = value as { kind?: string; payload?: { method?: unknown; params?: { name?: unknown } } } | null;
+    space.audit(violationEventType(attempted?.kind, attempted?.payload?.method), {
       actor: participant.id,
       envelope_id: correlationId?.[0],
-      details: { code: e.code, attempted_kind: (value as { kind?: unknown } | null)?.kind },
+      details: { error: e.code, attempted_kind: attempted?.kind, method: attempted?.payload?.method, tool: attempted?.payload?.params?.name },
     });
   }
 }

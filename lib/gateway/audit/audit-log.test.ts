@@ -264,7 +264,7 @@ describe('AuditLog: batching', () => {
     expect(storedCount()).toBe(0);
     await new Promise((resolve) => setImmediate(resolve));
     expect(storedCount()).toBe(AUDIT_MAX_BATCH); // one slice, then the event loop gets a turn
-    await vi.waitFor(() => expect(storedCount()).toBe(10_000));
+    await vi.waitFor(() => expect(storedCount()).toBe(10_000), { timeout: 10_000, interval: 20 });
     expect(log.verify('s1')).toEqual({ ok: true });
   });
 });

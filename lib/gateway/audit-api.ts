@@ -1,0 +1,61 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { covers } from '../capabilities';
+import { AUDIT_EXPORT_CONTENT_TYPES, toCsv, toJsonl, type AuditLog, type AuditQuery } from './audit';
+import type { Gateway } from './gateway';
+import { GatewayError } from './gateway-error';
+import { bearer, sendJson } from './http-util';
+
+const AUDIT_PATH = /^\/api\/spaces\/([^/]+)\/audit(\/export)?$/;
+
+/**
+ * `GET /api/spaces/{space}/audit?since=&until=&type=&participant=&limit=&after_id=&order=` (JSON, one page) and
+ * `GET /api/spaces/{space}/audit/export?format=jsonl|csv` (every matching event, as a download). Readable with
+ * the space's admin token, or by an operator: a participant holding unrestricted `capability/grant`, since
+ * whoever can hand out capabilities must be able to see what was done with them.
+ */
+export function createAuditRoute(gateway: Gateway, log: AuditLog) {
+  return async function handleAudit(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const match = AUDIT_PATH.exec(url.pathname);
+    if (!match) return false;
+    if (req.method !== 'GET') throw new GatewayError('method_not_allowed', 'use GET');
+    const space = gateway.spaces.get(decodeURIComponent(match[1]));
+    if (!space) throw new GatewayError('unknown_space', `no space "${match[1]}"`);
+    const token = bearer(req);
+    const participant = token ? gateway.authenticate(space, token) : undefined;
+    const operator = participant && covers(participant.capabilities, { kind: 'capability/grant' });
+    if (!token || !(operator || gateway.isAdmin(space, token))) {
+      throw new GatewayError('invalid_token', 'the audit log needs the admin token or an operator’s token (unrestricted capability/grant)');
+    }
+    const q = url.searchParams;
+    const filter: AuditQuery = {
+      space: space.id,
+      type: q.getAll('type').flatMap((t) => t.split(',')).filter(Boolean),
+      participant: q.get('participant') ?? undefined,
+      since: validTime(q.get('since'), 'since'),
+      until: validTime(q.get('until'), 'until'),
+      afterId: q.has('after_id') ? Number(q.get('after_id')) : undefined,
+      order: q.get('order') === 'desc' ? 'desc' : 'asc',
+    };
+    if (!match[2]) {
+      const limit = q.has('limit') ? Number(q.get('limit')) : undefined;
+      sendJson(res, 200, { events: log.query({ ...filter, limit }) });
+      return true;
+    }
+    const format = q.get('format') ?? 'jsonl';
+    if (format !== 'jsonl' && format !== 'csv') throw new GatewayError('invalid_envelope', `format must be jsonl or csv, not ${format}`);
+    const events = [...log.scan(filter)];
+    res.writeHead(200, {
+      'Content-Type': AUDIT_EXPORT_CONTENT_TYPES[format],
+      'Content-Disposition': `attachment; filename="audit-${space.id}.${format}"`,
+      'Cache-Control': 'no-store',
+    });
+    res.end(format === 'csv' ? toCsv(events) : toJsonl(events));
+    return true;
+  };
+}
+
+function validTime(value: string | null, name: string): string | undefined {
+  if (value === null) return undefined;
+  if (Number.isNaN(Date.parse(value))) throw new GatewayError('invalid_envelope', `"${name}" is not an ISO timestamp: ${value}`);
+  return value;
+}
