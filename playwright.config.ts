@@ -1,6 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
-const PORT = 3200;
+/** E2E_PORT lets several runs share a machine (each with its own NEXT_DIST_DIR build). */
+const PORT = Number(process.env.E2E_PORT ?? 3200);
+const DATA_DIR = process.env.E2E_DATA_DIR ?? `test-results/e2e-data-${PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -23,6 +25,14 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { NODE_ENV: 'production', PORT: String(PORT), HOST: '127.0.0.1', MEW_DATA_DIR: 'test-results/e2e-data', NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      MEW_DATA_DIR: DATA_DIR,
+      MEW_SPACE_CONFIG: 'lib/demo/demo-space.yaml,e2e/e2e-space.yaml',
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
+    },
   },
 });

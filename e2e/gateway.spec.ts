@@ -1,10 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 
-/** The token the server minted for a demo participant (playwright.config sets MEW_DATA_DIR). */
-function demoToken(participant: string): string {
-  return JSON.parse(readFileSync('test-results/e2e-data/demo/tokens.json', 'utf8'))[participant];
-}
+import { demoToken } from './fixtures/space';
 
 test('the home page shows the gateway online with the demo space', async ({ page }) => {
   await page.goto('/');
