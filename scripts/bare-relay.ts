@@ -8,7 +8,7 @@
  */
 import type { Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { encodeTextFrame } from '../lib/gateway/ws-frame';
+import { encodeFrame } from '../lib/gateway/ws-frame';
 import { WriteCoalescer } from '../lib/gateway/write-coalescer';
 
 const port = Number(process.argv[2] ?? 0);
@@ -33,7 +33,7 @@ server.on('upgrade', (req, socket, head) => {
       if (mode === 'naive') {
         for (const client of sockets.keys()) client.send(data);
       } else {
-        const frame = encodeTextFrame(data);
+        const frame = encodeFrame(data);
         for (const socket of sockets.values()) coalescer.write(socket, frame, Infinity);
       }
     });

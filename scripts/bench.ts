@@ -56,7 +56,7 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
   throw new Error(`${what} did not start`);
 }
 
-function start(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+function start(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, ...env } });
 }
 
