@@ -32,15 +32,16 @@ test('a browser joins the gateway with its token as a subprotocol and sees its o
   expect(result.frames.at(-1)).toMatchObject({ kind: 'chat', from: 'human', payload: { text: 'hello from chromium' } });
 });
 
-test('a browser with a wrong token is refused', async ({ page }) => {
+test('a browser with a wrong token is told why and closed with 4401', async ({ page }) => {
   await page.goto('/');
-  const closed = await page.evaluate(
+  const outcome = await page.evaluate(
     () =>
-      new Promise<string>((resolve) => {
+      new Promise<{ error?: string; code: number }>((resolve) => {
+        let error: string | undefined;
         const ws = new WebSocket(`ws://${location.host}/ws?space=demo`, ['mew.v0.4', 'mew.bearer.wrong-token-000000000']);
-        ws.onopen = () => resolve('opened');
-        ws.onclose = () => resolve('refused');
+        ws.onmessage = (e) => (error = JSON.parse(e.data as string).payload?.error);
+        ws.onclose = (e) => resolve({ error, code: e.code });
       }),
   );
-  expect(closed).toBe('refused');
+  expect(outcome).toEqual({ error: 'invalid_token', code: 4401 });
 });

@@ -1,9 +1,21 @@
 import { join } from 'node:path';
 import { createGatewayServer, gatewayEnv, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
+import { readMintedTokens, startDemoAgents, type DemoAgents } from '../lib/demo';
+
+/** The space whose agents the server runs itself (lib/demo/demo-space.yaml). */
+const DEMO_SPACE_ID = 'demo';
+
+/** `--demo off` (or MEW_DEMO=off) serves the demo space without starting its agents. */
+function demoEnabled(argv: string[], env: NodeJS.ProcessEnv): boolean {
+  const i = argv.indexOf('--demo');
+  const flag = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--demo='))?.slice('--demo='.length);
+  return (flag ?? env.MEW_DEMO ?? 'on') !== 'off';
+}
 
 /**
- * Starts the gateway server from the environment (PORT, HOST, MEW_SPACE_CONFIG, MEW_DATA_DIR), prints where it
- * listens, and closes it cleanly on SIGINT/SIGTERM. A bad space config ends the process with its message, not a stack.
+ * Starts the gateway server from the environment (PORT, HOST, MEW_SPACE_CONFIG, MEW_DATA_DIR), starts the demo
+ * space's agents when that space is served, prints where it listens and how to sign in, and shuts everything
+ * down cleanly on SIGINT/SIGTERM. A bad space config ends the process with its message, not a stack.
  */
 export async function runGatewayServer(
   mode: string,
@@ -31,8 +43,25 @@ export async function runGatewayServer(
   }
   lines.push(`  minted tokens (if any): ${join(env.dataDir, '<space>', 'tokens.json')}`);
   console.log(lines.join('\n'));
+
+  let demo: DemoAgents | undefined;
+  if (gatewayServer.gateway.spaces.has(DEMO_SPACE_ID) && demoEnabled(process.argv, process.env)) {
+    demo = startDemoAgents({
+      gatewayUrl: `ws://${base}/ws`,
+      space: DEMO_SPACE_ID,
+      tokens: readMintedTokens(env.dataDir, DEMO_SPACE_ID),
+      dataDir: env.dataDir,
+      paceMs: process.env.MEW_DEMO_PACE_MS ? Number(process.env.MEW_DEMO_PACE_MS) : undefined,
+    });
+  }
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void gatewayServer.close().then(() => process.exit(0)));
+    process.once(signal, () => {
+      void (async () => {
+        await demo?.stop();
+        await gatewayServer.close();
+        process.exit(0);
+      })();
+    });
   }
   return gatewayServer;
 }

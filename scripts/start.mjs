@@ -22,7 +22,7 @@ if (stale) {
   const build = spawnSync('npx', ['next', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
-const server = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts'], {
+const server = spawnSync(process.execPath, ['--import', 'tsx', 'server.ts', ...process.argv.slice(2)], {
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
 });

@@ -52,6 +52,16 @@ describe('gateway authentication', () => {
     await expect(client.opened).rejects.toMatchObject({ status: 401 });
   });
 
+  it('refuses a wrong browser token (subprotocol or query) after the upgrade with system/error and 4401, which browsers can see', async () => {
+    for (const client of [
+      new TestClient(new WebSocket(gw.wsUrl('space=auth'), ['mew.v0.4', 'mew.bearer.wrong-token-0000000000'])),
+      new TestClient(new WebSocket(gw.wsUrl('space=auth&token=wrong-token-0000000000'))),
+    ]) {
+      expect((await client.kind('system/error')).payload.error).toBe('invalid_token');
+      expect((await client.closed).code).toBe(4401);
+    }
+  });
+
   it('refuses a first-frame join with a wrong token: system/error invalid_token, then close 4401', async () => {
     const client = new TestClient(new WebSocket(gw.wsUrl('space=auth')));
     await client.opened;

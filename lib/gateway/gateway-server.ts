@@ -83,15 +83,15 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
           resolvePort(bound);
         });
       }),
-    close: () =>
-      new Promise((done) => {
-        ws.close();
+    close: async () => {
+      await ws.close();
+      for (const space of gateway.spaces.values()) space.streams.cancelOrphanTimers();
+      await new Promise<void>((done) => {
         server.closeAllConnections();
-        server.close(() => {
-          audit.close(); // flushes: nothing recorded is lost on a clean shutdown
-          done();
-        });
-      }),
+        server.close(() => done());
+      });
+      audit.close(); // flushes: nothing recorded is lost on a clean shutdown
+    },
   };
 }
 

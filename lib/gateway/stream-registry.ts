@@ -41,6 +41,11 @@ export class StreamRegistry {
     return stream;
   }
 
+  /** Cancels pending orphan closes (gateway shutdown: there is nobody left to tell). */
+  cancelOrphanTimers(): void {
+    for (const stream of this.streams.values()) clearTimeout(stream.orphanTimer);
+  }
+
   ownedBy(participantId: string): StreamInfo[] {
     return [...this.streams.values()].filter((s) => s.owner === participantId);
   }

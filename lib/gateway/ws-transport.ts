@@ -14,14 +14,17 @@ import { GATEWAY_ID } from './gateway-options';
 import { PROTOCOL_VERSION } from '../protocol';
 import { randomUUID } from 'node:crypto';
 
+/** How long shutdown waits for a peer to answer the close handshake before dropping it. */
+const SHUTDOWN_CLOSE_TIMEOUT_MS = 1000;
+
 /** Subprotocol prefix a browser uses to carry its token, since it cannot set an Authorization header. */
 export const BEARER_SUBPROTOCOL_PREFIX = 'mew.bearer.';
 
 export interface WsTransport {
   /** Handles an HTTP upgrade whose path is the gateway's (`/ws`). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
-  /** Closes every connection (1001) and stops the ping timer. */
-  close(): void;
+  /** Closes every connection (1001), stops the ping timer, and resolves once every socket is gone. */
+  close(): Promise<void>;
 }
 
 /**
@@ -67,17 +70,20 @@ export function createWsTransport(gateway: Gateway): WsTransport {
       return rejectUpgrade(socket, 403, 'origin_not_allowed', `origin ${req.headers.origin} may not open this gateway`);
     }
     const token = bearerToken(req, url, BEARER_SUBPROTOCOL_PREFIX);
-    let participant: Participant | undefined;
-    if (token !== undefined) {
-      participant = gateway.authenticate(space, token);
-      if (!participant) return rejectUpgrade(socket, 401, 'invalid_token', 'unknown or revoked token');
+    const participant = token === undefined ? undefined : gateway.authenticate(space, token);
+    const headerToken = req.headers.authorization !== undefined;
+    if (token !== undefined && !participant && headerToken) {
+      return rejectUpgrade(socket, 401, 'invalid_token', 'unknown or revoked token');
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       alive.set(ws, true);
       ws.on('pong', () => alive.set(ws, true));
       ws.on('error', () => ws.terminate()); // protocol errors (bad frames, over maxPayload): ws already closed it
       const routing = parseRouting(url.searchParams.get('routing'));
-      if (participant) bind(ws, socket as Socket, space, participant, routing);
+      // A browser cannot read an HTTP 401 (it only sees a failed socket), so a bad subprotocol or query token
+      // is refused after the upgrade with a system/error and close code 4401, which the SDK treats as final.
+      if (token !== undefined && !participant) closeWithError(ws, 'invalid_token', 'unknown or revoked token');
+      else if (participant) bind(ws, socket as Socket, space, participant, routing);
       else awaitJoin(ws, socket as Socket, space, routing);
     });
   }
@@ -113,9 +119,19 @@ export function createWsTransport(gateway: Gateway): WsTransport {
 
   return {
     handleUpgrade,
-    close() {
+    async close() {
       clearInterval(pinger);
-      for (const ws of wss.clients) ws.close(CLOSE_CODES.going_away, 'gateway shutting down');
+      // Wait for the close handshakes (bounded), so every leave is processed — and audited — before shutdown ends.
+      await Promise.all(
+        [...wss.clients].map(
+          (ws) =>
+            new Promise<void>((done) => {
+              ws.once('close', () => done());
+              ws.close(CLOSE_CODES.going_away, 'gateway shutting down');
+              setTimeout(() => ws.terminate(), SHUTDOWN_CLOSE_TIMEOUT_MS).unref();
+            }),
+        ),
+      );
       wss.close();
     },
   };

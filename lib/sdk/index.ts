@@ -1,0 +1,51 @@
+/**
+ * The MEW SDK, layers 1 and 2 (`shared/specs/mew-sdk.md`): isomorphic, so the same code runs in Node and in the
+ * browser (no Node-only imports; `isomorphic-ws` for the socket).
+ *
+ * - `MEWClient`: one connection to a space: token auth, status (`disconnected → connecting → connected → ready`,
+ *   or the final `error`), typed events, reconnect forever with jittered backoff, an outbound queue, liveness,
+ *   `#streamId#data` frames.
+ * - `MEWParticipant`: owns a client and speaks the protocol: serves its tools and resources, calls others'
+ *   (falling back to proposals), discovers tools, tracks proposals, chats and acknowledgements, obeys
+ *   participant controls, reports telemetry, reasons out loud, opens streams.
+ *
+ * @example
+ * import { MEWParticipant } from '@/lib/sdk';
+ * const me = new MEWParticipant({ gateway: 'ws://localhost:3000/ws', space: 'demo', token });
+ * me.registerTool({ name: 'echo', execute: ({ text }) => String(text) });
+ * await me.connect();
+ * me.chat('ready');
+ */
+export { MEWClient } from './mew-client';
+export type { ClientEvents, CloseInfo, ConnectionStatus, MEWClientOptions, OutgoingEnvelope, SentEnvelope, StatusChange } from './mew-client';
+export { MEWParticipant } from './mew-participant';
+export type { ControlHooks, McpCall, MEWParticipantOptions, MewStream, ParticipantEvents, ReasoningOptions } from './mew-participant';
+export {
+  CapabilityDeniedError,
+  ConnectionClosedError,
+  GatewayRefusalError,
+  InboundFrameError,
+  InvalidEnvelopeError,
+  McpError,
+  MewSdkError,
+  OutboundQueueFullError,
+  ParticipantPausedError,
+  ProposalRejectedError,
+  RequestTimeoutError,
+} from './sdk-errors';
+export * from './sdk-defaults';
+export { createWebSocketTransport, spaceUrl } from './transport';
+export type { Transport, TransportFactory, TransportHandlers, TransportRequest } from './transport';
+export { reconnectDelay, type BackoffOptions } from './reconnect-backoff';
+export type { Unsubscribe } from './event-hub';
+export type { StreamData } from './stream-frame';
+export { JSONRPC_ERROR_CODES } from './local-mcp-server';
+export type { ResourceContents, ResourceDefinition, ToolCallContext, ToolDefinition, ToolDescriptor, ToolSecurity } from './local-mcp-server';
+export { validateJsonSchema, type JsonSchema, type SchemaIssue } from './json-schema-validator';
+export type { DiscoveredTool, DiscoveryOptions, DiscoveryState, DiscoveryStatus } from './tool-discovery';
+export type { ProposalStatus, TrackedProposal } from './proposal-tracker';
+export type { PauseInfo } from './pause-state';
+export type { ContextUsage, TelemetryOptions } from './context-telemetry';
+export type { ReasoningCancel, ReasoningHandle } from './reasoning-session';
+export type { StreamInfo } from './stream-registry';
+export type { Peer } from './peer-directory';

@@ -1,0 +1,232 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CLOSE_CODES } from '../protocol';
+import { createGatewayServer, parseSpaceConfig, type GatewayServer } from '../gateway';
+import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../gateway/testing';
+import { MEWClient, type MEWClientOptions } from './mew-client';
+import { ConnectionClosedError, InvalidEnvelopeError, OutboundQueueFullError } from './sdk-errors';
+import { nextEvent, recordEvents, recordStatuses, sleep, TEST_BACKOFF } from './testing';
+import { createWebSocketTransport, type TransportFactory } from './transport';
+
+const config = spaceConfig('room', { alice: ['chat'], bob: ['chat'] });
+
+describe('MEWClient against the gateway', () => {
+  let gw: TestGateway;
+  const clients: MEWClient[] = [];
+  const extraServers: GatewayServer[] = [];
+
+  function client(id: string, options: Partial<MEWClientOptions> = {}): MEWClient {
+    const c = new MEWClient({ gateway: gw.wsUrl(), space: 'room', token: tokenOf(id), backoff: TEST_BACKOFF, ...options });
+    clients.push(c);
+    return c;
+  }
+
+  beforeEach(async () => {
+    gw = await startTestGateway(config);
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.disconnect();
+    await gw.close();
+    for (const s of extraServers.splice(0)) await s.close();
+  });
+
+  it('goes disconnected → connecting → connected → ready and learns its id and capabilities from the welcome', async () => {
+    const alice = client('alice');
+    const statuses = recordStatuses(alice);
+    expect(alice.status).toBe('disconnected');
+    await alice.connect();
+    expect(statuses).toEqual(['connecting', 'connected', 'ready']);
+    expect(alice.participantId).toBe('alice');
+    expect(alice.welcome?.payload.you.capabilities).toEqual([{ kind: 'chat' }]);
+    await alice.ready(); // already ready: resolves at once
+  });
+
+  it('sends with its own id, receives the echo and per-kind events, and stops calling a listener after unsubscribe', async () => {
+    const alice = client('alice');
+    const bob = client('bob');
+    await Promise.all([alice.connect(), bob.connect()]);
+    const bobChats = recordEvents(bob, 'chat');
+    const offMessage = bob.on('message', () => undefined);
+    const echo = nextEvent(alice, 'chat');
+    const sent = alice.send({ kind: 'chat', payload: { text: 'hello' } });
+    expect(sent.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await echo).toMatchObject({ id: sent.id, from: 'alice', payload: { text: 'hello' } });
+    await expect.poll(() => bobChats.map((e) => e.id)).toEqual([sent.id]);
+
+    const off = bob.on('chat', () => {
+      throw new Error('should have been unsubscribed');
+    });
+    off();
+    offMessage();
+    const errors = recordEvents(bob, 'error');
+    alice.send({ kind: 'chat', payload: { text: 'again' } });
+    await expect.poll(() => bobChats.length).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
+  it('refuses to send an invalid envelope, before anything reaches the gateway', async () => {
+    const alice = client('alice');
+    await alice.connect();
+    expect(() => alice.send({ kind: 'chat', payload: { text: 42 } } as never)).toThrow(InvalidEnvelopeError);
+  });
+
+  it('treats a refused token as final: status error with 4401, connect() rejects, no reconnect', async () => {
+    const mallory = new MEWClient({ gateway: gw.wsUrl(), space: 'room', token: 'wrong-token', backoff: TEST_BACKOFF });
+    clients.push(mallory);
+    const statuses = recordStatuses(mallory);
+    await expect(mallory.connect()).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(mallory.status).toBe('error');
+    expect(mallory.lastClose?.code).toBe(CLOSE_CODES.unauthorized);
+    await sleep(150);
+    expect(statuses).toEqual(['connecting', 'error']);
+    expect(() => mallory.send({ kind: 'chat', payload: { text: 'x' } })).toThrow(ConnectionClosedError);
+  });
+
+  it('does not reconnect when a newer connection of the same participant replaces it (4409)', async () => {
+    const first = client('alice');
+    await first.connect();
+    const statuses = recordStatuses(first);
+    const second = client('alice');
+    await second.connect();
+    await expect.poll(() => first.status).toBe('error');
+    expect(first.lastClose?.code).toBe(CLOSE_CODES.replaced);
+    await sleep(150);
+    expect(statuses).toEqual(['error']);
+    expect(second.status).toBe('ready');
+  });
+
+  it('does not reconnect after being kicked (4403)', async () => {
+    const alice = client('alice');
+    await alice.connect();
+    gw.gateway.spaces.get('room')!.participants.get('alice')!.connection!.close(CLOSE_CODES.kicked, 'kicked');
+    await expect.poll(() => alice.status).toBe('error');
+    expect(alice.lastClose).toEqual({ code: CLOSE_CODES.kicked, reason: 'kicked' });
+  });
+
+  it('reconnects after a server-side drop (4429) and delivers a send made while disconnected after the new welcome', async () => {
+    const alice = client('alice', { backoff: { minDelayMs: 150, maxDelayMs: 150 } });
+    await alice.connect();
+    const bob = await joinAs(gw, tokenOf('bob'), 'space=room');
+    const disconnected = nextEvent(alice, 'status', (s) => s.status === 'disconnected');
+    gw.gateway.spaces.get('room')!.participants.get('alice')!.connection!.close(CLOSE_CODES.slow_consumer, 'slow consumer');
+    const change = await disconnected;
+    expect(change).toMatchObject({ close: { code: CLOSE_CODES.slow_consumer }, willReconnect: true });
+    const sent = alice.send({ kind: 'chat', payload: { text: 'sent while away' } });
+    expect(alice.queuedCount).toBe(1);
+    expect((await bob.kind('chat')).id).toBe(sent.id);
+    expect(alice.status).toBe('ready');
+    expect(alice.queuedCount).toBe(0);
+  });
+
+  it('survives a gateway restart on the same port, retrying while it is down, and flushes the queue afterwards', async () => {
+    const alice = client('alice');
+    await alice.connect();
+    const port = gw.port;
+    const attempts = recordEvents(alice, 'status');
+    const down = nextEvent(alice, 'status', (s) => s.status === 'disconnected');
+    await gw.close();
+    await down;
+    const sent = alice.send({ kind: 'chat', payload: { text: 'after restart' } });
+    await sleep(300); // several refused attempts while nothing listens
+    expect(attempts.filter((s) => s.status === 'connecting').length).toBeGreaterThan(1);
+    const restarted = createGatewayServer({ spaces: [parseSpaceConfig(config)] });
+    extraServers.push(restarted);
+    const echo = nextEvent(alice, 'chat', (e) => e.id === sent.id, 5000);
+    await restarted.listen(port, '127.0.0.1');
+    expect((await echo).payload.text).toBe('after restart');
+  });
+
+  it('refuses a send with a clear error once the outbound queue is full, and flushes what it kept in order', async () => {
+    const alice = client('alice', { outboundQueueLimit: 2 });
+    const first = alice.send({ kind: 'chat', payload: { text: '1' } });
+    const second = alice.send({ kind: 'chat', payload: { text: '2' } });
+    expect(() => alice.send({ kind: 'chat', payload: { text: '3' } })).toThrow(OutboundQueueFullError);
+    expect(() => alice.send({ kind: 'chat', payload: { text: '3' } })).toThrow(/outbound queue is full/);
+    const echoes = recordEvents(alice, 'chat');
+    await alice.connect();
+    await expect.poll(() => echoes.map((e) => e.id)).toEqual([first.id, second.id]);
+  });
+
+  it('keeps a healthy connection when pongs come back, and replaces one whose pongs stop', async () => {
+    const healthy = client('alice', { heartbeatIntervalMs: 40 });
+    await healthy.connect();
+    const healthyStatuses = recordStatuses(healthy);
+    await sleep(300);
+    expect(healthyStatuses).toEqual([]);
+
+    // A transport that pings into the void, like a half-open TCP connection in a quiet space.
+    const deaf: TransportFactory = (request, handlers) => {
+      const real = createWebSocketTransport(request, { ...handlers, onHeartbeat: () => undefined });
+      return { ...real, ping: () => undefined };
+    };
+    const silent = client('bob', { heartbeatIntervalMs: 60, transport: deaf });
+    await silent.connect();
+    const change = await nextEvent(silent, 'status', (s) => s.status === 'disconnected', 2000);
+    expect(change.close?.reason).toMatch(/nothing heard/);
+    await nextEvent(silent, 'status', (s) => s.status === 'ready');
+  });
+
+  it('retries an attempt whose welcome never comes', async () => {
+    let attempts = 0;
+    const welcomeEater: TransportFactory = (request, handlers) => {
+      attempts++;
+      // The first attempt swallows every frame, so its welcome is lost.
+      const swallow = attempts === 1;
+      return createWebSocketTransport(request, { ...handlers, onMessage: (d) => swallow || handlers.onMessage(d) });
+    };
+    const alice = client('alice', { connectTimeoutMs: 150, transport: welcomeEater });
+    await alice.connect();
+    expect(attempts).toBe(2);
+    expect(alice.lastClose?.reason).toMatch(/no welcome within 150 ms/);
+  });
+
+  it('reports frames that are not valid envelopes as error events and keeps going', async () => {
+    let deliver!: (data: string) => void;
+    const fake: TransportFactory = (_request, handlers) => {
+      deliver = handlers.onMessage;
+      queueMicrotask(handlers.onOpen);
+      return { isOpen: () => true, send: () => undefined, close: () => undefined };
+    };
+    const alice = client('alice', { transport: fake });
+    alice.connect().catch(() => undefined);
+    const errors = recordEvents(alice, 'error');
+    await sleep(0);
+    deliver('not json');
+    deliver(JSON.stringify({ kind: 'chat', payload: {} }));
+    expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/not JSON/), expect.stringMatching(/invalid envelope/)]);
+    deliver(JSON.stringify({ protocol: 'mew/v0.4', id: 'w', ts: '2025-01-01T00:00:00Z', from: 'system:gateway', to: ['alice'], kind: 'system/welcome', payload: { you: { id: 'alice', capabilities: [] }, participants: [] } }));
+    expect(alice.status).toBe('ready');
+  });
+
+  it('parses stream frames from text and binary frames into stream/data events', async () => {
+    let deliver!: (data: string | ArrayBuffer) => void;
+    const fake: TransportFactory = (_request, handlers) => {
+      deliver = handlers.onMessage;
+      return { isOpen: () => true, send: () => undefined, close: () => undefined };
+    };
+    const alice = client('alice', { transport: fake });
+    alice.connect().catch(() => undefined);
+    const data = recordEvents(alice, 'stream/data');
+    deliver('#s-1#hello #world');
+    deliver(new Uint8Array([0x23, 0x73, 0x23, 1, 2, 3]).buffer);
+    expect(data).toEqual([
+      { streamId: 's-1', data: 'hello #world' },
+      { streamId: 's', data: new Uint8Array([1, 2, 3]) },
+    ]);
+  });
+
+  it('does not send stream frames while not ready', () => {
+    const alice = client('alice');
+    expect(alice.sendStreamData('s-1', 'x')).toBe(false);
+  });
+
+  it('stops reconnecting after disconnect() and rejects a pending ready()', async () => {
+    const alice = client('alice');
+    const connecting = alice.connect();
+    alice.disconnect();
+    await expect(connecting).rejects.toBeInstanceOf(ConnectionClosedError);
+    const statuses = recordStatuses(alice);
+    await sleep(100);
+    expect(statuses).toEqual([]);
+    expect(alice.status).toBe('disconnected');
+  });
+});

@@ -1,0 +1,456 @@
+import {
+  CLOSE_CODES,
+  parseEnvelope,
+  PROTOCOL_VERSION,
+  type AnyEnvelope,
+  type Envelope,
+  type InboundEnvelope,
+  type Kind,
+} from '../protocol';
+import { EventHub, type Unsubscribe } from './event-hub';
+import { OutboundQueue } from './outbound-queue';
+import { randomUuid } from './random-uuid';
+import { DEFAULT_BACKOFF, isDocumentHidden, reconnectDelay, type BackoffOptions } from './reconnect-backoff';
+import { CONNECT_ATTEMPT_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS, OUTBOUND_QUEUE_LIMIT } from './sdk-defaults';
+import { ConnectionClosedError, InboundFrameError, InvalidEnvelopeError } from './sdk-errors';
+import { decodeFrame, encodeStreamFrame, type StreamData } from './stream-frame';
+import { createWebSocketTransport, spaceUrl, type Transport, type TransportFactory } from './transport';
+
+/**
+ * `disconnected` → `connecting` (socket opening) → `connected` (open, no welcome yet) → `ready` (welcome received).
+ * `error` is final: the gateway refused the token (4401), kicked us (4403), named an unknown space (4404) or
+ * replaced us with a newer connection of the same participant (4409); reconnecting would only repeat it.
+ */
+export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected' | 'ready' | 'error';
+
+/** How a connection ended. */
+export interface CloseInfo {
+  code: number;
+  reason: string;
+}
+
+/** Payload of the `status` event. */
+export interface StatusChange {
+  status: ConnectionStatus;
+  previous: ConnectionStatus;
+  /** Why the connection ended (on `disconnected` and `error`). */
+  close?: CloseInfo;
+  /** On `disconnected`: whether a reconnect is scheduled. */
+  willReconnect?: boolean;
+  /** On `disconnected` with a reconnect scheduled: the wait before it. */
+  retryInMs?: number;
+}
+
+export interface MEWClientOptions {
+  /** The gateway's WebSocket endpoint, e.g. `ws://localhost:3000/ws`. */
+  gateway: string;
+  /** The space to join (`?space=`). */
+  space: string;
+  /** Bearer token; the gateway maps it to my participant id. */
+  token: string;
+  /** Reconnect after unexpected closes (forever, with backoff). @default true */
+  reconnect?: boolean;
+  /** Envelopes kept while disconnected. @default OUTBOUND_QUEUE_LIMIT */
+  outboundQueueLimit?: number;
+  /** An attempt without a welcome by then is retried. @default CONNECT_ATTEMPT_TIMEOUT_MS */
+  connectTimeoutMs?: number;
+  /** Protocol ping period where the platform can ping (Node); 0 disables. @default HEARTBEAT_INTERVAL_MS */
+  heartbeatIntervalMs?: number;
+  /**
+   * Where the platform cannot ping (browsers): reconnect when no frame at all arrived for this long.
+   * Off by default, because browsers hide the gateway's protocol pings, so a quiet space would look dead.
+   */
+  idleTimeoutMs?: number;
+  /** Reconnect delay tuning. */
+  backoff?: Partial<BackoffOptions>;
+  /** Connection factory (tests inject failures here). @default createWebSocketTransport */
+  transport?: TransportFactory;
+}
+
+/** An envelope as `send` accepts it: `protocol` and `id` are filled in when absent, `from` and `ts` by the gateway. */
+export type OutgoingEnvelope = InboundEnvelope;
+
+/** What `send` returns: the envelope as sent, with its `id` (the key for correlating replies). */
+export type SentEnvelope = OutgoingEnvelope & { id: string };
+
+/** The client's events; besides these, every envelope kind is an event carrying envelopes of that kind. */
+export type ClientEvents = {
+  status: StatusChange;
+  /** Each `system/welcome` (the first of a connection, and fresh ones after capability changes). */
+  welcome: Envelope<'system/welcome'>;
+  /** Every valid envelope received, my own echoes included. */
+  message: AnyEnvelope;
+  /** Every `#streamId#data` frame received. */
+  'stream/data': StreamData;
+  /** Frames that are not valid envelopes, and listener failures. Nothing is thrown at the socket. */
+  error: Error;
+} & { [K in Kind]: Envelope<K> };
+
+/** Close codes after which reconnecting cannot help (see `ConnectionStatus`). */
+const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
+  CLOSE_CODES.unauthorized,
+  CLOSE_CODES.kicked,
+  CLOSE_CODES.unknown_space,
+  CLOSE_CODES.replaced,
+]);
+
+/** RFC 6455: the peer vanished without a close frame; what we report when we give up on a connection ourselves. */
+const ABNORMAL_CLOSE = 1006;
+const NORMAL_CLOSE = CLOSE_CODES.normal;
+
+/**
+ * Layer 1 of the SDK: one participant's connection to a space. Connects with a token, keeps a status, emits
+ * typed events, reconnects forever with jittered exponential backoff (slower in a hidden tab), queues `send`s
+ * while the connection is down and flushes them after the next welcome, detects dead connections, and
+ * carries `#streamId#data` frames. Runs unchanged in Node and browsers.
+ *
+ * @example
+ * const client = new MEWClient({ gateway: 'ws://localhost:3000/ws', space: 'demo', token });
+ * client.on('chat', (env) => console.log(env.from, env.payload.text));
+ * await client.connect();
+ * client.send({ kind: 'chat', payload: { text: 'hello' } });
+ */
+export class MEWClient {
+  // A failing listener is reported as an `error` event; one failing in an `error` listener can only go to the console.
+  private readonly hub = new EventHub<ClientEvents>((error, event) =>
+    event === 'error' ? console.error('[mew-sdk] error listener failed:', error) : this.reportError(error),
+  );
+  private readonly queue: OutboundQueue<string>;
+  private readonly url: string;
+  private readonly backoff: Readonly<BackoffOptions>;
+  private readonly createTransport: TransportFactory;
+  private _status: ConnectionStatus = 'disconnected';
+  private _welcome?: Envelope<'system/welcome'>;
+  private _lastClose?: CloseInfo;
+  private transport?: Transport;
+  /** Bumped for every new transport: events of an abandoned one carry an old value and are ignored. */
+  private generation = 0;
+  /** Failed attempts since the last welcome; drives the backoff. */
+  private attempt = 0;
+  /** Between `connect()` and `disconnect()` or a final close. */
+  private started = false;
+  private retryTimer?: ReturnType<typeof setTimeout>;
+  private attemptTimer?: ReturnType<typeof setTimeout>;
+  private livenessTimer?: ReturnType<typeof setInterval>;
+  private heardSinceTick = true;
+  private removeVisibilityListener?: () => void;
+
+  constructor(private readonly options: MEWClientOptions) {
+    this.url = spaceUrl(options.gateway, options.space);
+    this.queue = new OutboundQueue(options.outboundQueueLimit ?? OUTBOUND_QUEUE_LIMIT);
+    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.createTransport = options.transport ?? createWebSocketTransport;
+  }
+
+  /**
+   * The connection status (see `ConnectionStatus`).
+   *
+   * @example
+   * if (client.status === 'error') showLogin(client.lastClose?.reason);
+   */
+  get status(): ConnectionStatus {
+    return this._status;
+  }
+
+  /**
+   * My participant id, from the latest welcome (the gateway maps my token to it).
+   *
+   * @example
+   * const me = client.participantId; // 'alice'
+   */
+  get participantId(): string | undefined {
+    return this._welcome?.payload.you.id;
+  }
+
+  /**
+   * The latest welcome: my capabilities, who else is here, open streams.
+   *
+   * @example
+   * client.welcome?.payload.participants.map((p) => p.id);
+   */
+  get welcome(): Envelope<'system/welcome'> | undefined {
+    return this._welcome;
+  }
+
+  /**
+   * How the last connection ended.
+   *
+   * @example
+   * client.lastClose; // { code: 4409, reason: 'replaced by a newer connection of the same participant' }
+   */
+  get lastClose(): CloseInfo | undefined {
+    return this._lastClose;
+  }
+
+  /**
+   * Envelopes waiting for the connection.
+   *
+   * @example
+   * if (client.queuedCount > 0) showBadge(`${client.queuedCount} unsent`);
+   */
+  get queuedCount(): number {
+    return this.queue.size;
+  }
+
+  /**
+   * Starts connecting (and reconnecting whenever the connection drops) and resolves once the welcome arrives.
+   * Rejects with `ConnectionClosedError` if the gateway refuses us for good first.
+   *
+   * @example
+   * await client.connect();
+   */
+  connect(): Promise<void> {
+    if (!this.started) {
+      this.started = true;
+      this.watchVisibility();
+      this.open();
+    }
+    return this.ready();
+  }
+
+  /**
+   * Resolves when the client is (or next becomes) `ready`; rejects with `ConnectionClosedError` when it stops
+   * for good instead (final close, `disconnect()`, or a drop with `reconnect: false`).
+   *
+   * @example
+   * client.connect();
+   * await client.ready();
+   */
+  ready(): Promise<void> {
+    if (this._status === 'ready') return Promise.resolve();
+    if (this._status === 'error') return Promise.reject(new ConnectionClosedError(this._lastClose!.code, this._lastClose!.reason));
+    return new Promise((resolve, reject) => {
+      const off = this.on('status', (change) => {
+        if (change.status === 'ready') {
+          off();
+          resolve();
+        } else if (change.status === 'error' || (change.status === 'disconnected' && !change.willReconnect)) {
+          off();
+          reject(new ConnectionClosedError(change.close?.code ?? NORMAL_CLOSE, change.close?.reason ?? ''));
+        }
+      });
+    });
+  }
+
+  /**
+   * Closes the connection and stops reconnecting. Envelopes still queued stay queued for a later `connect()`.
+   *
+   * @example
+   * client.disconnect();
+   */
+  disconnect(): void {
+    if (!this.started && !this.transport) return;
+    this.started = false;
+    this.removeVisibilityListener?.();
+    this.removeVisibilityListener = undefined;
+    this.abandonTransport(NORMAL_CLOSE, 'client disconnected');
+    this._lastClose = { code: NORMAL_CLOSE, reason: 'disconnect() called' };
+    this.setStatus('disconnected', { close: this._lastClose, willReconnect: false });
+  }
+
+  /**
+   * Subscribes to an event: `status`, `welcome`, `message`, `stream/data`, `error`, or any envelope kind.
+   *
+   * @example
+   * const off = client.on('mcp/request', (env) => console.log(env.payload.method));
+   * off();
+   */
+  on<E extends keyof ClientEvents>(event: E, listener: (value: ClientEvents[E]) => void): Unsubscribe {
+    return this.hub.on(event, listener);
+  }
+
+  /**
+   * Sends an envelope now, or queues it until the next welcome when the connection is not ready. Fills
+   * `protocol` and `id` (a UUID, the key for correlating replies) and returns the envelope as sent. Throws
+   * `InvalidEnvelopeError` for an invalid envelope, `OutboundQueueFullError` when the queue is full and
+   * `ConnectionClosedError` after a final close.
+   *
+   * @example
+   * const sent = client.send({ kind: 'chat', to: ['bob'], payload: { text: 'hi' } });
+   * console.log(sent.id);
+   */
+  send(envelope: OutgoingEnvelope): SentEnvelope {
+    if (this._status === 'error') throw new ConnectionClosedError(this._lastClose!.code, this._lastClose!.reason);
+    const full = { protocol: PROTOCOL_VERSION, ...envelope, id: envelope.id ?? randomUuid() } as SentEnvelope;
+    const parsed = parseEnvelope(full, { inbound: true });
+    if (!parsed.ok) throw new InvalidEnvelopeError(parsed.issues);
+    const text = JSON.stringify(full);
+    // A socket that is already closing would swallow it; queue it for the connection that replaces this one.
+    if (this._status === 'ready' && this.transport!.isOpen()) this.transport!.send(text);
+    else this.queue.push(text);
+    return full;
+  }
+
+  /**
+   * Writes one `#streamId#data` frame (text for strings, binary for bytes). Stream frames are not queued: a
+   * stream does not survive a reconnect, so while not ready this returns false and sends nothing.
+   *
+   * @example
+   * client.sendStreamData(streamId, 'chunk 1');
+   */
+  sendStreamData(streamId: string, data: string | Uint8Array): boolean {
+    const frame = encodeStreamFrame(streamId, data);
+    if (this._status !== 'ready' || !this.transport!.isOpen()) return false;
+    this.transport!.send(frame);
+    return true;
+  }
+
+  private open(): void {
+    const generation = ++this.generation;
+    const current = () => generation === this.generation;
+    this.setStatus('connecting');
+    this.attemptTimer = setTimeout(
+      () => this.dropConnection(`no welcome within ${this.connectTimeoutMs} ms`),
+      this.connectTimeoutMs,
+    );
+    try {
+      this.transport = this.createTransport(
+        { url: this.url, token: this.options.token },
+        {
+          onOpen: () => current() && this.handleOpen(),
+          onMessage: (data) => current() && this.handleFrame(data),
+          onClose: (code, reason) => current() && this.handleClose({ code, reason }),
+          onHeartbeat: () => {
+            if (current()) this.heardSinceTick = true;
+          },
+        },
+      );
+    } catch (error) {
+      this.handleClose({ code: ABNORMAL_CLOSE, reason: `could not open a connection: ${(error as Error).message}` });
+    }
+  }
+
+  private get connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? CONNECT_ATTEMPT_TIMEOUT_MS;
+  }
+
+  private handleOpen(): void {
+    this.setStatus('connected');
+    this.startLiveness();
+  }
+
+  private handleFrame(data: string | ArrayBuffer | Uint8Array): void {
+    this.heardSinceTick = true;
+    const frame = decodeFrame(data);
+    if (frame.type === 'stream') return this.hub.emit('stream/data', frame.stream);
+    let value: unknown;
+    try {
+      value = JSON.parse(frame.text);
+    } catch {
+      return this.reportError(new InboundFrameError(`dropped a frame that is not JSON: ${frame.text.slice(0, 80)}`));
+    }
+    const parsed = parseEnvelope(value);
+    if (!parsed.ok) {
+      return this.reportError(new InboundFrameError(`dropped an invalid envelope: ${new InvalidEnvelopeError(parsed.issues).message}`));
+    }
+    this.dispatch(parsed.envelope);
+  }
+
+  private dispatch(envelope: AnyEnvelope): void {
+    if (envelope.kind === 'system/welcome') {
+      this._welcome = envelope;
+      this.hub.emit('welcome', envelope);
+    }
+    this.hub.emit('message', envelope);
+    (this.hub.emit as (event: Kind, value: AnyEnvelope) => void)(envelope.kind, envelope);
+    // Only the first welcome of a connection makes it ready; later ones (capability changes) just update it.
+    if (envelope.kind === 'system/welcome' && this._status !== 'ready') {
+      clearTimeout(this.attemptTimer);
+      this.attempt = 0;
+      this.setStatus('ready');
+      for (const text of this.queue.drain()) this.transport!.send(text);
+    }
+  }
+
+  private handleClose(close: CloseInfo): void {
+    this.stopConnectionTimers();
+    this.transport = undefined;
+    this._lastClose = close;
+    if (FINAL_CLOSE_CODES.has(close.code)) {
+      this.started = false;
+      this.removeVisibilityListener?.();
+      this.setStatus('error', { close });
+    } else if (this.options.reconnect === false) {
+      this.started = false;
+      this.setStatus('disconnected', { close, willReconnect: false });
+    } else {
+      this.scheduleReconnect(close);
+    }
+  }
+
+  private scheduleReconnect(close: CloseInfo): void {
+    const delay = reconnectDelay(this.attempt++, { hidden: isDocumentHidden(), options: this.backoff });
+    this.setStatus('disconnected', { close, willReconnect: true, retryInMs: delay });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.open();
+    }, delay);
+  }
+
+  /** Gives up on the current connection ourselves (dead peer, no welcome) and goes through the normal retry path. */
+  private dropConnection(reason: string): void {
+    this.abandonTransport(NORMAL_CLOSE, reason);
+    this.handleClose({ code: ABNORMAL_CLOSE, reason });
+  }
+
+  /** Closes the transport and makes its late events stale. */
+  private abandonTransport(code: number, reason: string): void {
+    this.generation++;
+    this.stopConnectionTimers();
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    const transport = this.transport;
+    this.transport = undefined;
+    transport?.close(code, reason);
+  }
+
+  private stopConnectionTimers(): void {
+    clearTimeout(this.attemptTimer);
+    clearInterval(this.livenessTimer);
+    this.livenessTimer = undefined;
+  }
+
+  /**
+   * Liveness. Where the transport can ping (Node's `ws`), ping every `heartbeatIntervalMs`; a tick that finds
+   * nothing heard since the previous one (no frame, no pong, no server ping) drops the connection. Browsers cannot
+   * send pings and do not surface the gateway's, so there the check runs only when the caller sets
+   * `idleTimeoutMs`, on any inbound frame. We never invent envelopes as probes: every kind has side effects
+   * for others (a `participant/status` lands in dashboards), and the gateway has no app-level ping kind.
+   */
+  private startLiveness(): void {
+    const transport = this.transport!;
+    const period = transport.ping ? (this.options.heartbeatIntervalMs ?? HEARTBEAT_INTERVAL_MS) : this.options.idleTimeoutMs;
+    if (!period) return;
+    this.heardSinceTick = true;
+    this.livenessTimer = setInterval(() => {
+      if (!this.heardSinceTick) return this.dropConnection(`nothing heard from the gateway for ${period} ms`);
+      this.heardSinceTick = false;
+      transport.ping?.();
+    }, period);
+  }
+
+  /** A tab coming back into view retries at once instead of finishing a long hidden-tab wait. */
+  private watchVisibility(): void {
+    const doc = (globalThis as { document?: Pick<Document, 'addEventListener' | 'removeEventListener'> }).document;
+    if (!doc?.addEventListener) return;
+    const onChange = () => {
+      if (isDocumentHidden() || !this.retryTimer) return;
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+      this.open();
+    };
+    doc.addEventListener('visibilitychange', onChange);
+    this.removeVisibilityListener = () => doc.removeEventListener('visibilitychange', onChange);
+  }
+
+  private setStatus(status: ConnectionStatus, extra: Omit<StatusChange, 'status' | 'previous'> = {}): void {
+    const previous = this._status;
+    if (previous === status) return;
+    this._status = status;
+    this.hub.emit('status', { status, previous, ...extra });
+  }
+
+  private reportError(error: unknown): void {
+    this.hub.emit('error', error instanceof Error ? error : new Error(String(error)));
+  }
+}

@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { joinAs, spaceConfig, startTestGateway, tokenOf, type Frame, type TestClient, type TestGateway } from '../gateway/testing';
+import type { MEWParticipant } from './mew-participant';
+import { participantFactory, sleep } from './testing';
+
+const config = spaceConfig('disco', {
+  seeker: [{ kind: 'mcp/request' }, { kind: 'chat' }],
+  calc: [{ kind: 'mcp/response' }],
+  empty: [{ kind: 'mcp/response' }],
+  mute: [{ kind: 'chat' }],
+  raw: [{ kind: 'mcp/response' }],
+  proposer: [{ kind: 'mcp/proposal' }],
+});
+
+const QUICK = { timeoutMs: 150, retryBaseDelayMs: 50, staggerMs: 10 };
+
+describe('MEWParticipant tool discovery', () => {
+  let gw: TestGateway;
+  const participants = participantFactory('disco', () => gw.wsUrl(), tokenOf);
+
+  async function connectCalc(): Promise<MEWParticipant> {
+    const calc = participants.create('calc', { autoDiscovery: false });
+    calc.registerTool({ name: 'add', description: 'Adds', security: { risk_level: 'safe' }, execute: () => 0 });
+    await calc.connect();
+    return calc;
+  }
+
+  /** A raw participant that answers tools/list with `answer(request, n)` (the nth request, from 1), or not at all. */
+  async function rawResponder(answer: (request: Frame, n: number) => Record<string, unknown> | undefined): Promise<{ client: TestClient; requests: Frame[] }> {
+    const client = await joinAs(gw, tokenOf('raw'), 'space=disco');
+    const requests: Frame[] = [];
+    client.ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString());
+      if (frame.kind !== 'mcp/request' || frame.payload.method !== 'tools/list') return;
+      requests.push(frame);
+      const payload = answer(frame, requests.length);
+      if (payload) client.send({ kind: 'mcp/response', to: [frame.from], correlation_id: [frame.id], payload: { jsonrpc: '2.0', id: frame.payload.id, ...payload } });
+    });
+    return { client, requests };
+  }
+
+  beforeEach(async () => {
+    gw = await startTestGateway(config);
+  });
+  afterEach(async () => {
+    participants.disconnectAll();
+    await gw.close();
+  });
+
+  it('discovers, on welcome, the participants that can answer, and tells tools from no tools', async () => {
+    await connectCalc();
+    await participants.connect('empty', { autoDiscovery: false });
+    await participants.connect('mute');
+    const seeker = await participants.connect('seeker');
+    expect(seeker.hasDiscoveriesInProgress()).toBe(true);
+    expect(await seeker.waitForPendingDiscoveries(3000)).toBe(true);
+    const status = seeker.getDiscoveryStatus();
+    expect(status.get('calc')).toMatchObject({ state: 'completed', attempts: 1 });
+    expect(status.get('empty')).toMatchObject({ state: 'no_tools', attempts: 1, tools: [] });
+    expect(status.has('mute')).toBe(false); // it cannot answer MCP, so it is not asked
+    expect(seeker.getAvailableTools()).toEqual([
+      { participantId: 'calc', name: 'add', description: 'Adds', inputSchema: { type: 'object' }, security: { risk_level: 'safe' } },
+    ]);
+  });
+
+  it('discovers a participant that joins later, and forgets its tools when it leaves', async () => {
+    const seeker = await participants.connect('seeker');
+    const calc = await connectCalc();
+    await vi.waitFor(() => expect(seeker.getDiscoveryStatus().get('calc')?.state).toBe('completed'));
+    expect(seeker.getAvailableTools().map((t) => t.name)).toEqual(['add']);
+    calc.disconnect();
+    await vi.waitFor(() => expect(seeker.getAvailableTools()).toEqual([]));
+    expect(seeker.getDiscoveryStatus().has('calc')).toBe(false);
+  });
+
+  it('retries a discovery that timed out, with backoff, and completes when an answer comes', async () => {
+    const raw = await rawResponder((_request, n) => (n === 1 ? undefined : { result: { tools: [{ name: 'late_tool' }] } }));
+    const seeker = await participants.connect('seeker', { discovery: QUICK });
+    expect(await seeker.waitForPendingDiscoveries(3000)).toBe(true);
+    expect(seeker.getDiscoveryStatus().get('raw')).toMatchObject({ state: 'completed', attempts: 2 });
+    expect(raw.requests).toHaveLength(2);
+    const gap = Date.parse(raw.requests[1].ts) - Date.parse(raw.requests[0].ts);
+    expect(gap).toBeGreaterThanOrEqual(QUICK.timeoutMs + QUICK.retryBaseDelayMs - 20);
+  });
+
+  it('marks a participant failed after the last attempt, having really sent each one', async () => {
+    const raw = await rawResponder(() => undefined);
+    const seeker = await participants.connect('seeker', { discovery: { ...QUICK, maxAttempts: 3 } });
+    expect(await seeker.waitForPendingDiscoveries(3000)).toBe(true);
+    expect(seeker.getDiscoveryStatus().get('raw')).toMatchObject({ state: 'failed', attempts: 3, error: expect.stringMatching(/timed out/) });
+    expect(raw.requests).toHaveLength(3);
+  });
+
+  it('takes "method not found" as no tools, without retrying', async () => {
+    const raw = await rawResponder(() => ({ error: { code: -32601, message: 'method not found' } }));
+    const seeker = await participants.connect('seeker', { discovery: QUICK });
+    expect(await seeker.waitForPendingDiscoveries(3000)).toBe(true);
+    expect(seeker.getDiscoveryStatus().get('raw')).toMatchObject({ state: 'no_tools', attempts: 1 });
+    expect(raw.requests).toHaveLength(1);
+  });
+
+  it('does not discover when I may not send tools/list (no proposals for discovery)', async () => {
+    const calc = await connectCalc();
+    const asked: string[] = [];
+    calc.client.on('message', (e) => (e.kind === 'mcp/request' || e.kind === 'mcp/proposal') && asked.push(e.kind));
+    const proposer = await participants.connect('proposer');
+    await sleep(100);
+    expect(proposer.getDiscoveryStatus().size).toBe(0);
+    expect(asked).toEqual([]);
+  });
+
+  it('serves cached tools until the TTL, then refreshes them in the background', async () => {
+    const calc = await connectCalc();
+    const seeker = await participants.connect('seeker', { discovery: { ...QUICK, ttlMs: 150 } });
+    await seeker.waitForPendingDiscoveries(3000);
+    calc.registerTool({ name: 'multiply', execute: () => 0 });
+    expect(seeker.getAvailableTools().map((t) => t.name)).toEqual(['add']); // fresh: from the cache
+    expect(seeker.hasDiscoveriesInProgress()).toBe(false);
+    await sleep(200);
+    expect(seeker.getAvailableTools().map((t) => t.name)).toEqual(['add']); // stale: still served...
+    expect(seeker.hasDiscoveriesInProgress()).toBe(true); // ...while a refresh runs
+    await seeker.waitForPendingDiscoveries(3000);
+    expect(seeker.getAvailableTools().map((t) => t.name)).toEqual(['add', 'multiply']);
+  });
+
+  it('discoverTools fetches now, bypassing the cache', async () => {
+    const calc = await connectCalc();
+    const seeker = await participants.connect('seeker');
+    await seeker.waitForPendingDiscoveries(3000);
+    calc.registerTool({ name: 'multiply', execute: () => 0 });
+    expect((await seeker.discoverTools('calc')).map((t) => t.name)).toEqual(['add', 'multiply']);
+  });
+});

@@ -1,0 +1,151 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from '../gateway/testing';
+import type { MEWParticipant } from './mew-participant';
+import { CapabilityDeniedError, GatewayRefusalError, McpError, ProposalRejectedError, RequestTimeoutError } from './sdk-errors';
+import { nextEvent, participantFactory, recordEvents, rejectionOf } from './testing';
+
+const participantsConfig = {
+  agent: [{ kind: 'mcp/proposal' }, { kind: 'mcp/withdraw' }, { kind: 'chat' }],
+  human: [{ kind: 'mcp/request' }, { kind: 'mcp/reject' }, { kind: 'chat' }],
+  calc: [{ kind: 'mcp/response' }, { kind: 'chat' }],
+  direct: [{ kind: 'mcp/request' }, { kind: 'chat' }],
+  mallory: [{ kind: 'mcp/withdraw' }, { kind: 'mcp/response' }, { kind: 'chat' }],
+  rawcalc: [{ kind: 'mcp/response' }],
+  bystander: [{ kind: 'chat' }],
+};
+
+const ADD = { method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } };
+
+describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback', () => {
+  let gw: TestGateway;
+  let agent: MEWParticipant;
+  let human: MEWParticipant;
+  let calc: MEWParticipant;
+  const participants = participantFactory('proposals', () => gw.wsUrl(), tokenOf);
+
+  beforeEach(async () => {
+    gw = await startTestGateway(spaceConfig('proposals', participantsConfig));
+    calc = await participants.connect('calc');
+    calc.registerTool({ name: 'add', execute: ({ a, b }) => Number(a) + Number(b) });
+    human = await participants.connect('human', { autoDiscovery: false });
+    agent = await participants.connect('agent');
+    await vi.waitFor(() => expect(human.participants.map((p) => p.id)).toContain('agent'));
+  });
+  afterEach(async () => {
+    participants.disconnectAll();
+    await gw.close();
+  });
+
+  it('sends a direct mcp/request when my capabilities allow it and resolves with the result', async () => {
+    const direct = await participants.connect('direct', { autoDiscovery: false });
+    const seen = recordEvents(calc.client, 'mcp/request');
+    expect(direct.canSend('mcp/request', { method: 'tools/call' })).toBe(true);
+    expect(await direct.mcpRequest('calc', ADD, 5000)).toEqual({ content: [{ type: 'text', text: '3' }] });
+    expect(seen.map((e) => e.from)).toEqual(['direct']);
+  });
+
+  it('rejects with McpError when the target answers with a JSON-RPC error', async () => {
+    const direct = await participants.connect('direct');
+    const error = await rejectionOf(direct.mcpRequest('calc', { method: 'tools/call', params: { name: 'missing' } }, 5000));
+    expect(error).toBeInstanceOf(McpError);
+    expect(error).toMatchObject({ code: -32602, message: 'MCP error -32602: unknown tool: missing' });
+  });
+
+  it('falls back to mcp/proposal without mcp/request, and resolves when someone fulfils it', async () => {
+    human.on('proposal', (p) => {
+      if (p.status === 'pending') void human.fulfilProposal(p.envelope.id);
+    });
+    const fulfilments = recordEvents(calc.client, 'mcp/request');
+    expect(agent.canSend('mcp/request', ADD)).toBe(false);
+    const proposalSeen = nextEvent(calc.client, 'mcp/proposal');
+    expect(await agent.mcpRequest('calc', ADD, 5000)).toEqual({ content: [{ type: 'text', text: '3' }] });
+    const proposal = await proposalSeen;
+    expect(proposal).toMatchObject({ from: 'agent', to: ['calc'], payload: { method: 'tools/call', params: ADD.params } });
+    expect(fulfilments).toHaveLength(1);
+    expect(fulfilments[0]).toMatchObject({ from: 'human', to: ['calc'], correlation_id: [proposal.id] });
+    expect(human.getPendingProposals()).toEqual([]);
+  });
+
+  it('lets the fulfiller edit the call before approving it', async () => {
+    human.on('proposal', (p) => {
+      if (p.status === 'pending') void human.fulfilProposal(p.envelope.id, { call: { method: 'tools/call', params: { name: 'add', arguments: { a: 40, b: 2 } } } });
+    });
+    expect(await agent.mcpRequest('calc', ADD, 5000)).toEqual({ content: [{ type: 'text', text: '42' }] });
+  });
+
+  it('fails fast on mcp/reject with the rejecter and reason', async () => {
+    human.on('proposal', (p) => {
+      if (p.status === 'pending') human.rejectProposal(p.envelope.id, 'unsafe');
+    });
+    const started = Date.now();
+    const error = await rejectionOf(agent.mcpRequest('calc', ADD, 10_000));
+    expect(error).toBeInstanceOf(ProposalRejectedError);
+    expect(error.message).toBe('Proposal rejected by human: unsafe');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('withdraws its proposal when it times out, and observers see it withdrawn by the proposer', async () => {
+    const decided = nextEvent(human, 'proposal', (p) => p.status !== 'pending');
+    const error = await rejectionOf(agent.mcpRequest('calc', ADD, 200));
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error.message).toMatch(/withdrawn.*timed out after 200 ms/);
+    expect(await decided).toMatchObject({ status: 'withdrawn', decidedBy: 'agent', reason: 'timeout' });
+  });
+
+  it('ignores a withdrawal from anyone but the proposer, so the proposal can still be fulfilled', async () => {
+    const mallory = await joinAs(gw, tokenOf('mallory'), 'space=proposals');
+    const pending = nextEvent(human, 'proposal', (p) => p.status === 'pending');
+    const result = agent.mcpRequest('calc', ADD, 5000);
+    const proposal = await pending;
+    mallory.send({ id: 'forged-withdraw', kind: 'mcp/withdraw', correlation_id: [proposal.envelope.id], payload: { reason: 'no_longer_needed' } });
+    await nextEvent(human.client, 'mcp/withdraw', (e) => e.id === 'forged-withdraw');
+    expect(human.getPendingProposals().map((p) => p.envelope.id)).toEqual([proposal.envelope.id]);
+    await human.fulfilProposal(proposal.envelope.id);
+    expect(await result).toEqual({ content: [{ type: 'text', text: '3' }] });
+  });
+
+  it('rejects with CapabilityDeniedError when neither a request nor a proposal is allowed', async () => {
+    const bystander = await participants.connect('bystander');
+    await expect(bystander.mcpRequest('calc', ADD, 1000)).rejects.toBeInstanceOf(CapabilityDeniedError);
+  });
+
+  it('accepts the answer only from the request’s target, not from another participant holding mcp/response', async () => {
+    const direct = await participants.connect('direct', { autoDiscovery: false });
+    const rawcalc = await joinAs(gw, tokenOf('rawcalc'), 'space=proposals');
+    const mallory = await joinAs(gw, tokenOf('mallory'), 'space=proposals');
+    const result = direct.mcpRequest('rawcalc', ADD, 5000);
+    const request = await rawcalc.kind('mcp/request');
+    mallory.send({ kind: 'mcp/response', to: ['direct'], correlation_id: [request.id], payload: { jsonrpc: '2.0', id: request.payload.id, result: 'forged' } });
+    await nextEvent(direct.client, 'mcp/response', (e) => e.from === 'mallory');
+    rawcalc.send({ kind: 'mcp/response', to: ['direct'], correlation_id: [request.id], payload: { jsonrpc: '2.0', id: request.payload.id, result: 'genuine' } });
+    expect(await result).toBe('genuine');
+  });
+});
+
+describe('MEWParticipant.mcpRequest: gateway refusals', () => {
+  let gw: TestGateway;
+  let flooder: TestClient;
+  const participants = participantFactory('strict', () => gw.wsUrl(), tokenOf);
+  afterEach(async () => {
+    participants.disconnectAll();
+    await gw.close();
+  });
+
+  it('fails fast with the gateway’s system/error correlated to the request', async () => {
+    gw = await startTestGateway(
+      spaceConfig('strict', { direct: [{ kind: 'mcp/request' }, { kind: 'chat' }], calc: [{ kind: 'mcp/response' }] }, {
+        limits: { rate_per_second: 0.5, rate_burst: 2 },
+      }),
+    );
+    flooder = await joinAs(gw, tokenOf('calc'), 'space=strict');
+    const direct = await participants.connect('direct', { autoDiscovery: false });
+    direct.chat('one');
+    direct.chat('two'); // the burst is spent
+    const started = Date.now();
+    const error = await rejectionOf(direct.mcpRequest('calc', ADD, 10_000));
+    expect(error).toBeInstanceOf(GatewayRefusalError);
+    expect(error.code).toBe('rate_limited');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(flooder.received.some((f) => f.kind === 'mcp/request')).toBe(false);
+  });
+});

@@ -1,0 +1,122 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from '../gateway/testing';
+import { JSONRPC_ERROR_CODES } from './local-mcp-server';
+import type { MEWParticipant } from './mew-participant';
+import { participantFactory, sleep } from './testing';
+
+const config = spaceConfig('tools', {
+  calc: [{ kind: 'mcp/response' }, { kind: 'chat' }],
+  caller: [{ kind: 'mcp/request' }, { kind: 'chat' }],
+  other: [{ kind: 'chat' }],
+});
+
+describe('MEWParticipant serving its tools and resources', () => {
+  let gw: TestGateway;
+  let calc: MEWParticipant;
+  let caller: TestClient;
+  const participants = participantFactory('tools', () => gw.wsUrl(), tokenOf);
+
+  beforeEach(async () => {
+    gw = await startTestGateway(config);
+    calc = await participants.connect('calc');
+    calc.registerTool({
+      name: 'add',
+      description: 'Adds two numbers',
+      inputSchema: {
+        type: 'object',
+        required: ['a', 'b'],
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        additionalProperties: false,
+      },
+      security: { risk_level: 'safe', side_effects: [] },
+      execute: ({ a, b }) => Number(a) + Number(b),
+    });
+    calc.registerTool({
+      name: 'delete_everything',
+      security: { risk_level: 'dangerous', confirmation_required: true, side_effects: ['filesystem'] },
+      execute: () => {
+        throw new Error('refusing to delete everything');
+      },
+    });
+    calc.registerResource({ uri: 'memo://notes', name: 'Notes', mimeType: 'text/plain', read: () => 'buy milk' });
+    caller = await joinAs(gw, tokenOf('caller'), 'space=tools');
+  });
+  afterEach(async () => {
+    participants.disconnectAll();
+    await gw.close();
+  });
+
+  /** Sends an mcp/request to calc and returns calc's mcp/response to it. */
+  async function call(id: string, method: string, params?: unknown, jsonRpcId: number | string = 7) {
+    caller.send({ id, kind: 'mcp/request', to: ['calc'], payload: { jsonrpc: '2.0', id: jsonRpcId, method, ...(params !== undefined && { params }) } });
+    return caller.next((f) => f.kind === 'mcp/response' && f.correlation_id?.[0] === id);
+  }
+
+  it('answers tools/list with every tool, its input schema and its MGP security metadata', async () => {
+    const response = await call('list-1', 'tools/list');
+    expect(response).toMatchObject({ from: 'calc', to: ['caller'], correlation_id: ['list-1'], payload: { jsonrpc: '2.0', id: 7 } });
+    expect(response.payload.result.tools).toEqual([
+      {
+        name: 'add',
+        description: 'Adds two numbers',
+        inputSchema: expect.objectContaining({ required: ['a', 'b'] }),
+        security: { risk_level: 'safe', side_effects: [] },
+      },
+      {
+        name: 'delete_everything',
+        inputSchema: { type: 'object' },
+        security: { risk_level: 'dangerous', confirmation_required: true, side_effects: ['filesystem'] },
+      },
+    ]);
+  });
+
+  it('runs tools/call and answers with MCP content, echoing the JSON-RPC id', async () => {
+    const response = await call('call-1', 'tools/call', { name: 'add', arguments: { a: 2, b: 3 } }, 'rpc-42');
+    expect(response.payload).toEqual({
+      jsonrpc: '2.0',
+      id: 'rpc-42',
+      result: { content: [{ type: 'text', text: '5' }] },
+    });
+  });
+
+  it('refuses arguments that do not match the input schema with -32602 and says what is wrong', async () => {
+    const response = await call('call-2', 'tools/call', { name: 'add', arguments: { a: 'two', c: 1 } });
+    expect(response.payload.error.code).toBe(JSONRPC_ERROR_CODES.invalidParams);
+    expect(response.payload.error.message).toContain('arguments.a: expected number, got string');
+    expect(response.payload.error.message).toContain('arguments.b: is required');
+    expect(response.payload.error.message).toContain('arguments.c: is not an allowed property');
+  });
+
+  it('answers an unknown tool with -32602 and an unknown method with -32601', async () => {
+    expect((await call('call-3', 'tools/call', { name: 'nope', arguments: {} })).payload.error).toMatchObject({
+      code: JSONRPC_ERROR_CODES.invalidParams,
+      message: 'unknown tool: nope',
+    });
+    expect((await call('call-4', 'prompts/list')).payload.error).toMatchObject({ code: JSONRPC_ERROR_CODES.methodNotFound });
+  });
+
+  it('reports a tool that throws as an MCP result with isError, not as a JSON-RPC error', async () => {
+    const response = await call('call-5', 'tools/call', { name: 'delete_everything', arguments: {} });
+    expect(response.payload.error).toBeUndefined();
+    expect(response.payload.result).toEqual({ content: [{ type: 'text', text: 'refusing to delete everything' }], isError: true });
+  });
+
+  it('lists and reads resources, and answers an unknown URI with -32002', async () => {
+    expect((await call('res-1', 'resources/list')).payload.result).toEqual({
+      resources: [{ uri: 'memo://notes', name: 'Notes', mimeType: 'text/plain' }],
+    });
+    expect((await call('res-2', 'resources/read', { uri: 'memo://notes' })).payload.result).toEqual({
+      contents: [{ uri: 'memo://notes', mimeType: 'text/plain', text: 'buy milk' }],
+    });
+    expect((await call('res-3', 'resources/read', { uri: 'memo://other' })).payload.error.code).toBe(JSONRPC_ERROR_CODES.resourceNotFound);
+  });
+
+  it('ignores requests addressed to someone else and sends nothing for notifications', async () => {
+    caller.send({ id: 'not-mine', kind: 'mcp/request', to: ['other'], payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    caller.send({ id: 'notify', kind: 'mcp/request', to: ['calc'], payload: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    const answered = await call('after', 'tools/list');
+    expect(answered.payload.result).toBeDefined();
+    await sleep(50);
+    expect(caller.received.filter((f) => f.kind === 'mcp/response')).toEqual([]);
+  });
+});

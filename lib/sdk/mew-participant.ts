@@ -1,0 +1,816 @@
+import type { CapabilityPattern, CompiledCapabilities } from '../capabilities';
+import {
+  CLOSE_CODES,
+  isParticipantControlKind,
+  type AnyEnvelope,
+  type Envelope,
+  type InboundEnvelope,
+  type McpRequestPayload,
+  type McpResponsePayload,
+  type ParticipantCompactDonePayload,
+  type ParticipantCompactPayload,
+  type ParticipantForgetPayload,
+  type ParticipantStatusPayload,
+  type StreamRequestPayload,
+} from '../protocol';
+import { ChatQueue } from './chat-queue';
+import { ContextTelemetry, type ContextUsage, type TelemetryOptions } from './context-telemetry';
+import { EventHub, type Unsubscribe } from './event-hub';
+import { LocalMcpServer, type ResourceDefinition, type ToolDefinition } from './local-mcp-server';
+import { McpRequestTracker } from './mcp-request-tracker';
+import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange } from './mew-client';
+import { PauseState, type PauseInfo } from './pause-state';
+import { PeerDirectory, type Peer } from './peer-directory';
+import { ProposalTracker, type TrackedProposal } from './proposal-tracker';
+import { ReasoningSession, type ReasoningHandle } from './reasoning-session';
+import { compileCapabilitiesSafely } from './safe-capabilities';
+import { DEFAULT_REQUEST_TIMEOUT_MS, DISCOVERY_STAGGER_MS, STREAM_OPEN_TIMEOUT_MS } from './sdk-defaults';
+import { CapabilityDeniedError, ConnectionClosedError, MewSdkError } from './sdk-errors';
+import type { StreamData } from './stream-frame';
+import { StreamRegistry, type StreamInfo } from './stream-registry';
+import { ToolDiscovery, type DiscoveredTool, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
+
+/**
+ * Overridable reactions to participant controls (spec §3.9). Each may be async; the SDK reports completion
+ * (`participant/status`, and `participant/compact-done` for compact) after it returns. Returning a
+ * `ContextUsage` updates the telemetry that report carries.
+ */
+export interface ControlHooks {
+  /** Drop cached context from one end. */
+  onForget?(payload: ParticipantForgetPayload, envelope: Envelope<'participant/forget'>): ContextUsage | void | Promise<ContextUsage | void>;
+  /** Compact working memory; the result becomes the `participant/compact-done` payload. Default: skipped. */
+  onCompact?(
+    payload: ParticipantCompactPayload,
+    envelope: Envelope<'participant/compact'>,
+  ): ParticipantCompactDonePayload | void | Promise<ParticipantCompactDonePayload | void>;
+  /** Wipe all context. Without a returned usage the SDK reports an empty context. */
+  onClear?(envelope: Envelope<'participant/clear'>): ContextUsage | void | Promise<ContextUsage | void>;
+  /** Back to baseline; the SDK has already cancelled my reasoning and closed my streams. */
+  onRestart?(envelope: Envelope<'participant/restart'>): void | Promise<void>;
+  /** Last words before the SDK disconnects (the gateway then announces that I left). */
+  onShutdown?(envelope: Envelope<'participant/shutdown'>): void | Promise<void>;
+}
+
+export interface MEWParticipantOptions extends MEWClientOptions {
+  /** Default `mcpRequest` timeout. @default DEFAULT_REQUEST_TIMEOUT_MS */
+  requestTimeoutMs?: number;
+  /** Discover the tools of participants that can answer, on welcome and when they join. @default true */
+  autoDiscovery?: boolean;
+  discovery?: DiscoveryOptions & {
+    /** Gap between the auto-discoveries of the participants listed in one welcome. @default DISCOVERY_STAGGER_MS */
+    staggerMs?: number;
+  };
+  telemetry?: TelemetryOptions;
+  hooks?: ControlHooks;
+}
+
+/** Participant-level events. Raw envelopes and connection status are on `participant.client`. */
+export type ParticipantEvents = {
+  'participant-join': Peer;
+  'participant-leave': { id: string };
+  /** My capabilities changed (a welcome). */
+  capabilities: readonly CapabilityPattern[];
+  /** Someone else's proposal appeared or was decided. */
+  proposal: TrackedProposal;
+  /** The chats awaiting my acknowledgement changed. */
+  'chat-queue': Envelope<'chat'>[];
+  /** I was paused (the pause) or resumed (undefined). */
+  pause: PauseInfo | undefined;
+  discovery: { participantId: string; status: DiscoveryStatus };
+  /** The list of open streams changed. */
+  streams: StreamInfo[];
+  /** A control addressed to me that I ignored, and why. */
+  'control-ignored': { envelope: AnyEnvelope; reason: string };
+  /** Failures in background work (serving a request, a hook, an automatic report). */
+  error: Error;
+};
+
+/** A stream I can write to and close (mine, or one that lists me as a writer). */
+export interface MewStream {
+  readonly info: StreamInfo;
+  /** Sends one `#id#data` frame; false while disconnected. */
+  write(data: string | Uint8Array): boolean;
+  /** Sends `stream/close`. */
+  close(reason?: string): SentEnvelope;
+}
+
+export interface ReasoningOptions {
+  /** `reasoning/start`'s `message`. */
+  message?: string;
+  /** Id(s) of what prompted the reasoning (the request or chat being answered). */
+  correlatedTo?: string | string[];
+  /** Also mirror thoughts into a stream (requested now; thoughts before it opens are flushed into it). */
+  mirrorToStream?: boolean;
+}
+
+/** What `mcpRequest` sends: an MCP method and its params; `jsonrpc` and `id` are filled in. */
+export type McpCall = Pick<McpRequestPayload, 'method' | 'params'> & Partial<McpRequestPayload>;
+
+const TOOLS_LIST: McpCall = { method: 'tools/list', params: {} };
+// Representative payloads for asking "may this participant answer MCP?" and "may I ask for its tools?".
+const SAMPLE_MCP_RESPONSE = { jsonrpc: '2.0', id: 0, result: {} };
+const SAMPLE_TOOLS_LIST_REQUEST = { jsonrpc: '2.0', id: 0, ...TOOLS_LIST };
+
+/**
+ * Layer 2 of the SDK: a protocol-aware participant. It owns a `MEWClient` (composition rather than inheritance:
+ * the connection's API stays one `client` property away instead of mixing with protocol methods, and neither
+ * class can break the other through protected hooks) and adds MCP serving and calling (with the proposal
+ * fallback and its correlation chain), tool discovery, chat acknowledgements, participant controls, telemetry,
+ * reasoning sequences, streams and capability bookkeeping.
+ *
+ * @example
+ * const calc = new MEWParticipant({ gateway, space: 'demo', token });
+ * calc.registerTool({
+ *   name: 'add',
+ *   inputSchema: { type: 'object', required: ['a', 'b'], properties: { a: { type: 'number' }, b: { type: 'number' } } },
+ *   execute: ({ a, b }) => Number(a) + Number(b),
+ * });
+ * await calc.connect();
+ * const result = await calc.mcpRequest('other', { method: 'tools/list' });
+ */
+export class MEWParticipant {
+  /** The connection: status, raw envelope events (`client.on('chat', …)`), stream frames. */
+  readonly client: MEWClient;
+  private readonly hub = new EventHub<ParticipantEvents>((error, event) =>
+    event === 'error' ? console.error('[mew-sdk] error listener failed:', error) : this.reportError(error),
+  );
+  private readonly server = new LocalMcpServer();
+  private readonly peers = new PeerDirectory();
+  private readonly requests = new McpRequestTracker();
+  private readonly proposals = new ProposalTracker();
+  private readonly chats = new ChatQueue();
+  private readonly pauseState = new PauseState();
+  private readonly streams = new StreamRegistry();
+  private readonly reasoning = new Map<string, ReasoningSession>();
+  private readonly discovery: ToolDiscovery;
+  private readonly telemetry: ContextTelemetry;
+  private compiled: CompiledCapabilities = compileCapabilitiesSafely([]);
+  private nextJsonRpcId = 1;
+
+  constructor(private readonly options: MEWParticipantOptions) {
+    this.client = new MEWClient(options);
+    this.telemetry = new ContextTelemetry(options.telemetry);
+    this.discovery = new ToolDiscovery(
+      (participantId, timeoutMs) => this.request(participantId, TOOLS_LIST, timeoutMs, false),
+      options.discovery,
+      (participantId, status) => this.hub.emit('discovery', { participantId, status }),
+    );
+    this.client.on('welcome', (welcome) => this.handleWelcome(welcome));
+    this.client.on('message', (envelope) => this.handleEnvelope(envelope));
+    this.client.on('status', (change) => this.handleStatus(change));
+  }
+
+  // ── Connection ───────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Connects (see `MEWClient.connect`) and resolves once welcomed.
+   *
+   * @example
+   * await participant.connect();
+   */
+  connect(): Promise<void> {
+    return this.client.connect();
+  }
+
+  /**
+   * Disconnects for good; pending requests fail with `ConnectionClosedError`.
+   *
+   * @example
+   * participant.disconnect();
+   */
+  disconnect(): void {
+    this.client.disconnect();
+  }
+
+  /**
+   * My participant id (after the welcome).
+   *
+   * @example
+   * participant.id; // 'calc'
+   */
+  get id(): string | undefined {
+    return this.client.participantId;
+  }
+
+  /**
+   * My capabilities, from the latest welcome.
+   *
+   * @example
+   * participant.capabilities; // [{ kind: 'mcp/response' }, { kind: 'chat' }]
+   */
+  get capabilities(): readonly CapabilityPattern[] {
+    return this.compiled.patterns;
+  }
+
+  /**
+   * The other participants present, with their effective capabilities.
+   *
+   * @example
+   * participant.participants.map((p) => p.id); // ['alice', 'files']
+   */
+  get participants(): Peer[] {
+    return this.peers.list();
+  }
+
+  /**
+   * Subscribes to a participant event (see `ParticipantEvents`).
+   *
+   * @example
+   * const off = participant.on('chat-queue', (chats) => render(chats));
+   */
+  on<E extends keyof ParticipantEvents>(event: E, listener: (value: ParticipantEvents[E]) => void): Unsubscribe {
+    return this.hub.on(event, listener);
+  }
+
+  /**
+   * Whether my capabilities (from the welcome, compiled with the gateway's own matcher) allow this kind with
+   * this payload.
+   *
+   * @example
+   * participant.canSend('mcp/request', { method: 'tools/call', params: { name: 'write_file' } });
+   */
+  canSend(kind: string, payload?: unknown): boolean {
+    return this.compiled.matches({ kind, payload });
+  }
+
+  /**
+   * Sends an envelope through the client, refusing at once (`ParticipantPausedError`) what a pause forbids.
+   *
+   * @example
+   * participant.send({ kind: 'chat', payload: { text: 'hi' } });
+   */
+  send(envelope: OutgoingEnvelope): SentEnvelope {
+    this.pauseState.assertMaySend(envelope.kind);
+    return this.client.send(envelope);
+  }
+
+  // ── Tools and resources I serve ──────────────────────────────────────────────────────────────────────
+
+  /**
+   * Serves a tool through `tools/list` and `tools/call` (arguments validated against `inputSchema`).
+   *
+   * @example
+   * participant.registerTool({ name: 'echo', security: { risk_level: 'safe' }, execute: ({ text }) => String(text) });
+   */
+  registerTool(tool: ToolDefinition): void {
+    this.server.registerTool(tool);
+  }
+
+  /**
+   * Serves a resource through `resources/list` and `resources/read`.
+   *
+   * @example
+   * participant.registerResource({ uri: 'memo://notes', name: 'Notes', mimeType: 'text/plain', read: () => notes });
+   */
+  registerResource(resource: ResourceDefinition): void {
+    this.server.registerResource(resource);
+  }
+
+  // ── Calling others ───────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Calls an MCP method on another participant and resolves with the JSON-RPC `result`. Sends `mcp/request`
+   * when my capabilities allow it, else an `mcp/proposal` for someone to fulfil, and then follows the chain
+   * (fulfilment → its response). Rejects with `McpError` (JSON-RPC error), `ProposalRejectedError` (first
+   * `mcp/reject`), `GatewayRefusalError` (the gateway refused it), `RequestTimeoutError` (after sending
+   * `mcp/withdraw` for a proposal) or `CapabilityDeniedError` (neither form allowed).
+   *
+   * @example
+   * const result = await participant.mcpRequest('calc', { method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } }, 30_000);
+   */
+  mcpRequest(target: string | string[], call: McpCall, timeoutMs = this.requestTimeoutMs): Promise<unknown> {
+    return this.request(target, call, timeoutMs, true);
+  }
+
+  /**
+   * Fulfils someone's pending proposal: sends its payload (or an edited one) as an `mcp/request` to the
+   * proposal's targets, correlated to the proposal, and resolves with the result.
+   *
+   * @example
+   * participant.on('proposal', (p) => p.status === 'pending' && participant.fulfilProposal(p.envelope.id));
+   */
+  async fulfilProposal(proposalId: string, options: { call?: McpCall; timeoutMs?: number } = {}): Promise<unknown> {
+    const proposal = this.pendingProposal(proposalId);
+    const to = proposal.envelope.to;
+    if (!to?.length) throw new MewSdkError(`proposal ${proposalId} names no target to send the request to`);
+    const body = this.jsonRpc(options.call ?? (proposal.envelope.payload as McpCall));
+    if (!this.canSend('mcp/request', body)) throw new CapabilityDeniedError('mcp/request');
+    return this.sendTracked('mcp/request', to, body, options.timeoutMs ?? this.requestTimeoutMs, [proposalId]);
+  }
+
+  /**
+   * Declines someone's pending proposal with `mcp/reject` (addressed to the proposer).
+   *
+   * @example
+   * participant.rejectProposal(proposal.envelope.id, 'unsafe');
+   */
+  rejectProposal(proposalId: string, reason = 'disagree'): SentEnvelope {
+    const proposal = this.pendingProposal(proposalId);
+    return this.send({ kind: 'mcp/reject', to: [proposal.envelope.from], correlation_id: [proposalId], payload: { reason } });
+  }
+
+  /**
+   * Others' proposals still waiting for a decision.
+   *
+   * @example
+   * for (const p of participant.getPendingProposals()) console.log(p.envelope.from, p.envelope.payload.method);
+   */
+  getPendingProposals(): TrackedProposal[] {
+    return this.proposals.pending();
+  }
+
+  // ── Discovery ────────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Fetches a participant's tools now (`tools/list`, retried with backoff), bypassing the cache.
+   *
+   * @example
+   * const tools = await participant.discoverTools('calc');
+   */
+  discoverTools(participantId: string): Promise<DiscoveredTool[]> {
+    return this.discovery.discover(participantId, { force: true });
+  }
+
+  /**
+   * Every tool discovered so far, attributed to its participant (stale entries refresh in the background).
+   *
+   * @example
+   * participant.getAvailableTools().map((t) => `${t.participantId}/${t.name}`);
+   */
+  getAvailableTools(): DiscoveredTool[] {
+    return this.discovery.availableTools();
+  }
+
+  /**
+   * Discovery state per participant (`not_started`, `in_progress`, `completed`, `failed`, `no_tools`).
+   *
+   * @example
+   * participant.getDiscoveryStatus().get('calc')?.state;
+   */
+  getDiscoveryStatus(): Map<string, DiscoveryStatus> {
+    return this.discovery.allStatuses();
+  }
+
+  /**
+   * Whether a discovery is running or scheduled.
+   *
+   * @example
+   * if (participant.hasDiscoveriesInProgress()) await participant.waitForPendingDiscoveries(5000);
+   */
+  hasDiscoveriesInProgress(): boolean {
+    return this.discovery.inProgress();
+  }
+
+  /**
+   * Waits until no discovery is in progress, at most `maxWaitMs`; true if they all finished.
+   *
+   * @example
+   * await participant.waitForPendingDiscoveries(5000);
+   */
+  waitForPendingDiscoveries(maxWaitMs: number): Promise<boolean> {
+    return this.discovery.waitForPending(maxWaitMs);
+  }
+
+  // ── Chat ─────────────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Sends a chat message, to everyone or to the named participants.
+   *
+   * @example
+   * participant.chat('Done: 3 files changed', 'alice');
+   */
+  chat(text: string, to?: string | string[], options: { format?: 'plain' | 'markdown'; correlationId?: string[] } = {}): SentEnvelope {
+    return this.send({
+      kind: 'chat',
+      ...(to !== undefined && { to: toArray(to) }),
+      ...(options.correlationId && { correlation_id: options.correlationId }),
+      payload: { text, ...(options.format && { format: options.format }) },
+    });
+  }
+
+  /**
+   * Chats addressed to me awaiting acknowledgement, oldest first.
+   *
+   * @example
+   * participant.getPendingChats().forEach((chat) => participant.acknowledgeChat(chat.id));
+   */
+  getPendingChats(): Envelope<'chat'>[] {
+    return this.chats.list();
+  }
+
+  /**
+   * Acknowledges a chat (`chat/acknowledge` to its sender) and takes it off my queue.
+   *
+   * @example
+   * participant.acknowledgeChat(chat.id, 'read');
+   */
+  acknowledgeChat(chatId: string, status = 'received'): SentEnvelope {
+    return this.closeChat(chatId, 'chat/acknowledge', { status });
+  }
+
+  /**
+   * Says a chat no longer needs attention (`chat/cancel`), taking it off my queue if it was there.
+   *
+   * @example
+   * participant.cancelChat(chat.id, 'handled_elsewhere');
+   */
+  cancelChat(chatId: string, reason?: string): SentEnvelope {
+    return this.closeChat(chatId, 'chat/cancel', reason === undefined ? {} : { reason });
+  }
+
+  // ── Telemetry ────────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Records my current context usage. Crossing the soft limit (90% of `max_tokens` by default) sends one
+   * proactive `participant/status`; the next needs usage to fall below the re-arm ratio (80%) first.
+   *
+   * @example
+   * participant.recordContextUsage({ tokens: 18_500, messages: 42 });
+   */
+  recordContextUsage(usage: ContextUsage): void {
+    if (this.telemetry.record(usage)) this.reportStatusQuietly('near_limit');
+  }
+
+  /**
+   * A `participant/status` payload from the current telemetry (always with `messages_in_context`).
+   *
+   * @example
+   * participant.buildStatusPayload('idle'); // { messages_in_context: 42, tokens: 18500, max_tokens: 20000, status: 'idle' }
+   */
+  buildStatusPayload(status?: string): ParticipantStatusPayload {
+    return this.telemetry.buildStatusPayload(status);
+  }
+
+  /**
+   * Broadcasts my status (`participant/status`), optionally correlated to what asked for it.
+   *
+   * @example
+   * participant.reportStatus({ status: 'idle' });
+   */
+  reportStatus(options: { status?: string; correlationId?: string[] } = {}): SentEnvelope {
+    return this.send(this.statusEnvelope(options.status, options.correlationId));
+  }
+
+  /**
+   * Asks another participant for its status (`participant/request-status`).
+   *
+   * @example
+   * participant.requestParticipantStatus('agent-1', ['tokens']);
+   */
+  requestParticipantStatus(target: string, fields?: string[]): SentEnvelope {
+    return this.send({ kind: 'participant/request-status', to: [target], payload: fields ? { fields } : {} });
+  }
+
+  /**
+   * My current pause, if any.
+   *
+   * @example
+   * if (participant.pause) console.log(`paused by ${participant.pause.by}`);
+   */
+  get pause(): PauseInfo | undefined {
+    return this.pauseState.current;
+  }
+
+  // ── Reasoning ────────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Starts a reasoning sequence (`reasoning/start`) and returns its handle (see `ReasoningHandle`).
+   *
+   * @example
+   * const reasoning = participant.startReasoning({ correlatedTo: chat.id, mirrorToStream: true });
+   * reasoning.thought('Looking up the weather');
+   * reasoning.conclude('22°C in Tokyo');
+   */
+  startReasoning(options: ReasoningOptions = {}): ReasoningHandle {
+    const start = this.send({
+      kind: 'reasoning/start',
+      ...(options.correlatedTo !== undefined && { correlation_id: toArray(options.correlatedTo) }),
+      payload: options.message === undefined ? {} : { message: options.message },
+    });
+    const session = new ReasoningSession(
+      start.id,
+      this.id ?? '',
+      (kind, payload) => this.send({ kind, context: start.id, payload } as OutgoingEnvelope),
+      () => this.reasoning.delete(start.id),
+      options.mirrorToStream,
+    );
+    this.reasoning.set(start.id, session);
+    if (options.mirrorToStream) {
+      this.requestStream({ direction: 'upload', encoding: 'text', description: `reasoning ${start.id}` }, { correlationId: [start.id] }).then(
+        (stream) => session.attachMirror({ write: (text) => stream.write(text), close: (reason) => this.closeQuietly(stream, reason) }),
+        (error) => {
+          session.dropMirror();
+          this.reportError(error);
+        },
+      );
+    }
+    return session;
+  }
+
+  // ── Streams ──────────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Asks the gateway for a stream (`stream/request`) and resolves once its `stream/open` arrives.
+   *
+   * @example
+   * const stream = await participant.requestStream({ direction: 'upload', encoding: 'text' });
+   * stream.write('line 1');
+   * stream.close();
+   */
+  async requestStream(
+    payload: StreamRequestPayload,
+    options: { correlationId?: string[]; timeoutMs?: number } = {},
+  ): Promise<MewStream> {
+    const sent = this.send({ kind: 'stream/request', ...(options.correlationId && { correlation_id: options.correlationId }), payload });
+    return this.streamHandle(await this.streams.awaitOpen(sent.id, options.timeoutMs ?? STREAM_OPEN_TIMEOUT_MS));
+  }
+
+  /**
+   * The streams open in the space (from the welcome, `stream/open` and `stream/close`).
+   *
+   * @example
+   * participant.getActiveStreams().map((s) => s.stream_id);
+   */
+  getActiveStreams(): StreamInfo[] {
+    return this.streams.list();
+  }
+
+  /**
+   * Subscribes to the frames of one stream.
+   *
+   * @example
+   * participant.onStreamData(stream.info.stream_id, ({ data }) => console.log(data));
+   */
+  onStreamData(streamId: string, listener: (data: StreamData) => void): Unsubscribe {
+    return this.client.on('stream/data', (frame) => {
+      if (frame.streamId === streamId) listener(frame);
+    });
+  }
+
+  // ── Inbound ──────────────────────────────────────────────────────────────────────────────────────────
+
+  private handleWelcome(welcome: Envelope<'system/welcome'>): void {
+    // A fresh welcome (e.g. after a grant) replaces my capabilities wholesale: it is authoritative.
+    this.compiled = compileCapabilitiesSafely(welcome.payload.you.capabilities);
+    this.peers.replaceAll(welcome.payload.participants);
+    this.streams.replaceAll(welcome.payload.active_streams ?? []);
+    this.hub.emit('capabilities', this.compiled.patterns);
+    this.hub.emit('streams', this.streams.list());
+    const staggerMs = this.options.discovery?.staggerMs ?? DISCOVERY_STAGGER_MS;
+    this.peers.list().forEach((peer, index) => this.autoDiscover(peer.id, index * staggerMs));
+  }
+
+  private handleEnvelope(envelope: AnyEnvelope): void {
+    const me = this.id;
+    this.requests.observe(envelope);
+    const proposal = this.proposals.observe(envelope, me);
+    if (proposal) this.hub.emit('proposal', proposal);
+    if (this.streams.observe(envelope)) this.hub.emit('streams', this.streams.list());
+    if (envelope.from === me) return;
+    const addressedToMe = me !== undefined && (envelope.to?.includes(me) ?? false);
+
+    switch (envelope.kind) {
+      case 'system/presence':
+        return this.handlePresence(envelope);
+      case 'mcp/request':
+        if (addressedToMe) void this.serve(envelope);
+        return;
+      case 'chat':
+        if (!addressedToMe) return;
+        this.chats.add(envelope);
+        return this.hub.emit('chat-queue', this.chats.list());
+      case 'chat/cancel': {
+        // The sender no longer needs my attention on a chat it sent me; anyone else's cancel is not theirs to make.
+        const mine = (envelope.correlation_id ?? []).filter((ref) => this.chats.get(ref)?.from === envelope.from);
+        for (const ref of mine) this.chats.remove(ref);
+        if (mine.length > 0) this.hub.emit('chat-queue', this.chats.list());
+        return;
+      }
+      case 'capability/grant':
+        this.peers.applyGrant(envelope.payload.recipient, envelope.id, envelope.payload.capabilities);
+        if (envelope.payload.recipient === me) this.acknowledgeGrant(envelope);
+        return;
+      case 'capability/revoke':
+        return this.peers.applyRevoke(envelope.payload);
+      case 'reasoning/cancel':
+        if (envelope.context) this.reasoning.get(envelope.context)?.cancelledBy(envelope.from, envelope.payload.reason);
+        return;
+      default:
+        if (addressedToMe && isParticipantControlKind(envelope.kind)) void this.handleControl(envelope);
+    }
+  }
+
+  private handlePresence(envelope: Envelope<'system/presence'>): void {
+    const { event, participant } = envelope.payload;
+    if (participant.id === this.id) return;
+    if (event === 'join') {
+      this.peers.join(participant);
+      this.hub.emit('participant-join', this.peers.get(participant.id)!);
+      this.autoDiscover(participant.id, 0);
+    } else {
+      this.peers.leave(participant.id);
+      this.discovery.forget(participant.id);
+      this.hub.emit('participant-leave', { id: participant.id });
+    }
+  }
+
+  private handleStatus(change: StatusChange): void {
+    if (change.status === 'error' || (change.status === 'disconnected' && !change.willReconnect)) {
+      const error = new ConnectionClosedError(change.close?.code ?? CLOSE_CODES.normal, change.close?.reason ?? '');
+      this.requests.rejectAll(error);
+      this.streams.rejectAll(error);
+      this.discovery.reset();
+    }
+  }
+
+  /** Answers an `mcp/request` addressed to me from my own tools and resources. */
+  private async serve(envelope: Envelope<'mcp/request'>): Promise<void> {
+    const { id, method, params } = envelope.payload;
+    const answer = await this.server.answer(method, params, { from: envelope.from, envelope });
+    if (id === undefined) return; // a notification: no response
+    this.sendQuietly({
+      kind: 'mcp/response',
+      to: [envelope.from],
+      correlation_id: [envelope.id],
+      payload: { jsonrpc: '2.0', id, ...answer } as McpResponsePayload,
+    });
+  }
+
+  /**
+   * Acts on a control addressed to me, but only when the sender's capabilities, as the gateway announced them
+   * (plus grants I saw), allow it. The gateway already enforced them; checking again here keeps a participant
+   * safe behind a gateway that does not.
+   */
+  private async handleControl(envelope: AnyEnvelope): Promise<void> {
+    if (!this.peers.allows(envelope.from, envelope)) {
+      const reason = `${envelope.from} is not known to hold a capability for ${envelope.kind}`;
+      return this.hub.emit('control-ignored', { envelope, reason });
+    }
+    const hooks = this.options.hooks ?? {};
+    const answering = [envelope.id];
+    try {
+      switch (envelope.kind) {
+        case 'participant/pause': {
+          const { reason, timeout_seconds } = envelope.payload;
+          this.pauseState.pause({ by: envelope.from, pauseId: envelope.id, ...(reason !== undefined && { reason }) }, timeout_seconds, () =>
+            this.resumed(answering),
+          );
+          this.hub.emit('pause', this.pauseState.current);
+          return this.reportStatusQuietly('paused', answering);
+        }
+        case 'participant/resume':
+          if (this.pauseState.resume()) this.resumed(answering);
+          return;
+        case 'participant/request-status':
+          return this.reportStatusQuietly(undefined, answering);
+        case 'participant/forget':
+          this.recordIfGiven(await hooks.onForget?.(envelope.payload, envelope));
+          return this.reportStatusQuietly('forgotten', answering);
+        case 'participant/compact': {
+          const done = (await hooks.onCompact?.(envelope.payload, envelope)) ?? { skipped: true, reason: 'nothing to compact' };
+          this.sendQuietly({ kind: 'participant/compact-done', to: [envelope.from], correlation_id: answering, payload: done });
+          return this.reportStatusQuietly('compacted', answering);
+        }
+        case 'participant/clear':
+          this.telemetry.record((await hooks.onClear?.(envelope)) ?? { tokens: 0, messages: 0 });
+          return this.reportStatusQuietly('cleared', answering);
+        case 'participant/restart':
+          for (const session of [...this.reasoning.values()]) session.cancel('restart');
+          for (const stream of this.streams.list()) if (stream.owner === this.id) this.closeQuietly(this.streamHandle(stream), 'restart');
+          return await hooks.onRestart?.(envelope);
+        case 'participant/shutdown':
+          await hooks.onShutdown?.(envelope);
+          return this.disconnect();
+      }
+    } catch (error) {
+      this.reportError(error);
+    }
+  }
+
+  private resumed(answering: string[]): void {
+    this.hub.emit('pause', undefined);
+    this.reportStatusQuietly('active', answering);
+  }
+
+  private acknowledgeGrant(grant: Envelope<'capability/grant'>): void {
+    const payload = { status: 'accepted' };
+    if (!this.canSend('capability/grant-ack', payload)) return;
+    this.sendQuietly({ kind: 'capability/grant-ack', to: [grant.from], correlation_id: [grant.id], payload });
+  }
+
+  // ── Internals ────────────────────────────────────────────────────────────────────────────────────────
+
+  private get requestTimeoutMs(): number {
+    return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
+  /** `mcpRequest`, with the proposal fallback only when `allowProposal` (discovery must not spam approvers). */
+  private async request(target: string | string[], call: McpCall, timeoutMs: number, allowProposal: boolean): Promise<unknown> {
+    const to = toArray(target);
+    const body = this.jsonRpc(call);
+    if (this.canSend('mcp/request', body)) return this.sendTracked('mcp/request', to, body, timeoutMs);
+    // Proposals carry the MCP call without JSON-RPC framing: the fulfiller makes the actual request.
+    const { jsonrpc: _jsonrpc, id: _id, ...proposal } = body;
+    if (allowProposal && this.canSend('mcp/proposal', proposal)) return this.sendTracked('mcp/proposal', to, proposal, timeoutMs);
+    throw new CapabilityDeniedError(allowProposal ? 'mcp/request or mcp/proposal' : 'mcp/request');
+  }
+
+  private sendTracked(
+    kind: 'mcp/request' | 'mcp/proposal',
+    to: string[],
+    payload: McpRequestPayload,
+    timeoutMs: number,
+    correlationId?: string[],
+  ): Promise<unknown> {
+    const sent = this.send({ kind, to, ...(correlationId && { correlation_id: correlationId }), payload });
+    const withdraw = () => this.sendQuietly({ kind: 'mcp/withdraw', correlation_id: [sent.id], payload: { reason: 'timeout' } });
+    return this.requests.track(sent.id, {
+      mode: kind === 'mcp/proposal' ? 'proposal' : 'request',
+      targets: to,
+      timeoutMs,
+      ...(kind === 'mcp/proposal' && { onTimeout: withdraw }),
+    });
+  }
+
+  private jsonRpc(call: McpCall): McpRequestPayload {
+    return { ...call, jsonrpc: '2.0', id: call.id ?? this.nextJsonRpcId++ };
+  }
+
+  private pendingProposal(proposalId: string): TrackedProposal {
+    const proposal = this.proposals.get(proposalId);
+    if (proposal?.status !== 'pending') {
+      throw new MewSdkError(proposal ? `proposal ${proposalId} is already ${proposal.status}` : `no proposal ${proposalId} is known`);
+    }
+    return proposal;
+  }
+
+  private autoDiscover(participantId: string, delayMs: number): void {
+    if (this.options.autoDiscovery === false) return;
+    if (!this.peers.allows(participantId, { kind: 'mcp/response', payload: SAMPLE_MCP_RESPONSE })) return;
+    if (!this.canSend('mcp/request', SAMPLE_TOOLS_LIST_REQUEST)) return;
+    this.discovery.discover(participantId, { delayMs }).catch(() => undefined); // the failure is in its status
+  }
+
+  private closeChat(chatId: string, kind: 'chat/acknowledge' | 'chat/cancel', payload: Record<string, unknown>): SentEnvelope {
+    const chat = this.chats.get(chatId);
+    const sent = this.send({ kind, ...(chat && { to: [chat.from] }), correlation_id: [chatId], payload } as OutgoingEnvelope);
+    if (this.chats.remove(chatId)) this.hub.emit('chat-queue', this.chats.list());
+    return sent;
+  }
+
+  private streamHandle(info: StreamInfo): MewStream {
+    return {
+      info,
+      write: (data) => this.client.sendStreamData(info.stream_id, data),
+      close: (reason = 'complete') =>
+        this.send({
+          kind: 'stream/close',
+          ...(info.openEnvelopeId && { correlation_id: [info.openEnvelopeId] }),
+          payload: { stream_id: info.stream_id, reason },
+        }),
+    };
+  }
+
+  private recordIfGiven(usage: ContextUsage | void): void {
+    if (usage) this.telemetry.record(usage);
+  }
+
+  /** A status report the SDK makes on its own: skipped when my capabilities do not allow it. */
+  private reportStatusQuietly(status?: string, correlationId?: string[]): void {
+    const envelope = this.statusEnvelope(status, correlationId);
+    if (this.canSend(envelope.kind, envelope.payload)) this.sendQuietly(envelope);
+  }
+
+  private statusEnvelope(status?: string, correlationId?: string[]): InboundEnvelope<'participant/status'> {
+    return {
+      kind: 'participant/status',
+      ...(correlationId && { correlation_id: correlationId }),
+      payload: this.buildStatusPayload(status),
+    };
+  }
+
+  private closeQuietly(stream: MewStream, reason: string): void {
+    try {
+      stream.close(reason);
+    } catch (error) {
+      this.reportError(error);
+    }
+  }
+
+  /** Sends what the SDK sends on its own (answers, reports): a failure is an `error` event, not a throw. */
+  private sendQuietly(envelope: OutgoingEnvelope): void {
+    try {
+      this.send(envelope);
+    } catch (error) {
+      this.reportError(error);
+    }
+  }
+
+  private reportError(error: unknown): void {
+    this.hub.emit('error', error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+function toArray(value: string | string[]): string[] {
+  return Array.isArray(value) ? value : [value];
+}

@@ -1,0 +1,80 @@
+/**
+ * Every default timing and size of the SDK, in one place. Options override them per client or participant;
+ * nothing else in `lib/sdk` hard-codes a number that a caller might want to tune.
+ */
+
+// ── Connection (MEWClient) ──────────────────────────────────────────────────────────────────────────────
+
+/** Subprotocol offered on every connection; the gateway echoes it (browsers fail a handshake that echoes none). */
+export const MEW_SUBPROTOCOL = 'mew.v0.4';
+
+/** Subprotocol prefix that carries the bearer token for browsers, which cannot set an Authorization header. */
+export const BEARER_SUBPROTOCOL_PREFIX = 'mew.bearer.';
+
+/** First reconnect delay, before jitter. */
+export const RECONNECT_MIN_DELAY_MS = 500;
+
+/** Cap of the reconnect delay while the page is visible (or outside browsers). */
+export const RECONNECT_MAX_DELAY_MS = 30_000;
+
+/** Cap of the reconnect delay while the browser tab is hidden: nobody is looking, so spare the gateway. */
+export const RECONNECT_HIDDEN_MAX_DELAY_MS = 5 * 60_000;
+
+/** A hidden tab waits this many times longer than a visible one at the same attempt. */
+export const RECONNECT_HIDDEN_DELAY_FACTOR = 4;
+
+/** Growth of the delay per failed attempt. */
+export const RECONNECT_DELAY_EXPONENT = 1.5;
+
+/**
+ * Share of each delay that is randomised (0.5: between 50% and 100% of the computed delay), so clients dropped
+ * together by a gateway restart do not all come back in the same millisecond.
+ */
+export const RECONNECT_JITTER_RATIO = 0.5;
+
+/** An attempt that has not received its welcome by then is abandoned and retried. */
+export const CONNECT_ATTEMPT_TIMEOUT_MS = 10_000;
+
+/**
+ * How often a Node client pings the gateway (a WebSocket protocol ping); a peer that has sent nothing, not even
+ * the pong, by the next tick is considered dead and the connection is replaced.
+ */
+export const HEARTBEAT_INTERVAL_MS = 15_000;
+
+/** Envelopes `send` keeps while the connection is down; one more is refused with `OutboundQueueFullError`. */
+export const OUTBOUND_QUEUE_LIMIT = 1_000;
+
+// ── Participant (MEWParticipant) ────────────────────────────────────────────────────────────────────────
+
+/** `mcpRequest`'s default timeout (the MCP TypeScript SDK's `DEFAULT_REQUEST_TIMEOUT_MSEC`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** `requestStream`'s default wait for the gateway's `stream/open`. */
+export const STREAM_OPEN_TIMEOUT_MS = 10_000;
+
+/** Timeout of one `tools/list` discovery attempt. */
+export const DISCOVERY_TIMEOUT_MS = 10_000;
+
+/** Attempts per discovery before the participant is marked `failed` (spec: "retry up to 3 times"). */
+export const DISCOVERY_MAX_ATTEMPTS = 3;
+
+/** Wait before the second attempt; doubles for each later one. */
+export const DISCOVERY_RETRY_BASE_DELAY_MS = 2_000;
+
+/** Discovered tools are served from cache this long, then refreshed in the background when read. */
+export const DISCOVERY_TTL_MS = 5 * 60_000;
+
+/** Auto-discovery of the participants listed in a welcome is spread out by this much each, to avoid a storm. */
+export const DISCOVERY_STAGGER_MS = 250;
+
+/** Proactive `participant/status` once tokens reach this share of `max_tokens` (spec: "90% by default"). */
+export const TELEMETRY_SOFT_LIMIT_RATIO = 0.9;
+
+/** The soft-limit alarm re-arms only after usage drops below this share, so it does not fire on every token. */
+export const TELEMETRY_REARM_RATIO = 0.8;
+
+/** Chats addressed to me that await acknowledgement; beyond this the oldest are dropped. */
+export const CHAT_QUEUE_LIMIT = 500;
+
+/** Others' proposals tracked at once; beyond this the oldest decided ones are dropped first, then the oldest pending. */
+export const PROPOSAL_TRACKER_LIMIT = 500;

@@ -1,0 +1,107 @@
+/**
+ * Helpers for the SDK's co-located tests. Free of Node imports like the rest of `lib/sdk` (the tests themselves
+ * bring the gateway); nothing in the product imports this file.
+ */
+import type { Unsubscribe } from './event-hub';
+import type { ClientEvents, MEWClient } from './mew-client';
+import { MEWParticipant, type MEWParticipantOptions, type ParticipantEvents } from './mew-participant';
+
+/** What the implementations need; the overloads carry the precise types. */
+interface EventSource {
+  on(event: string, listener: (value: unknown) => void): Unsubscribe;
+}
+
+/** Resolves with the next `event` whose value matches `predicate`; rejects after `timeoutMs`. */
+export function nextEvent<E extends keyof ClientEvents>(
+  source: MEWClient,
+  event: E,
+  predicate?: (value: ClientEvents[E]) => boolean,
+  timeoutMs?: number,
+): Promise<ClientEvents[E]>;
+export function nextEvent<E extends keyof ParticipantEvents>(
+  source: MEWParticipant,
+  event: E,
+  predicate?: (value: ParticipantEvents[E]) => boolean,
+  timeoutMs?: number,
+): Promise<ParticipantEvents[E]>;
+export function nextEvent(
+  source: unknown,
+  event: string,
+  predicate: (value: unknown) => boolean = () => true,
+  timeoutMs = 3000,
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no matching "${String(event)}" event within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const off = (source as EventSource).on(event, (value) => {
+      if (!predicate(value)) return;
+      clearTimeout(timer);
+      off();
+      resolve(value);
+    });
+  });
+}
+
+/** Every value of `event` from now on, in order. */
+export function recordEvents<E extends keyof ClientEvents>(source: MEWClient, event: E): ClientEvents[E][];
+export function recordEvents<E extends keyof ParticipantEvents>(source: MEWParticipant, event: E): ParticipantEvents[E][];
+export function recordEvents(source: unknown, event: string): unknown[] {
+  const values: unknown[] = [];
+  (source as EventSource).on(event, (value) => values.push(value));
+  return values;
+}
+
+/** The statuses a client goes through from now on. */
+export function recordStatuses(client: MEWClient): ClientEvents['status']['status'][] {
+  const statuses: ClientEvents['status']['status'][] = [];
+  client.on('status', (change) => statuses.push(change.status));
+  return statuses;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Reconnect delays short enough for tests. */
+export const TEST_BACKOFF = { minDelayMs: 20, maxDelayMs: 100 };
+
+/**
+ * Makes participants of one space on a test gateway and disconnects them all afterwards.
+ *
+ * @example
+ * const participants = participantFactory('room', () => gw.wsUrl(), tokenOf);
+ * const alice = await participants.connect('alice');
+ * afterEach(() => participants.disconnectAll());
+ */
+export function participantFactory(space: string, gatewayUrl: () => string, tokenOf: (id: string) => string) {
+  const created: MEWParticipant[] = [];
+  const create = (id: string, options: Partial<MEWParticipantOptions> = {}): MEWParticipant => {
+    const participant = new MEWParticipant({ gateway: gatewayUrl(), space, token: tokenOf(id), backoff: TEST_BACKOFF, ...options });
+    created.push(participant);
+    return participant;
+  };
+  return {
+    create,
+    /** Creates and connects; resolves once welcomed. */
+    async connect(id: string, options: Partial<MEWParticipantOptions> = {}): Promise<MEWParticipant> {
+      const participant = create(id, options);
+      await participant.connect();
+      return participant;
+    },
+    disconnectAll(): void {
+      for (const participant of created.splice(0)) participant.disconnect();
+    },
+  };
+}
+
+/** The error a promise rejects with; throws (failing the test) if it resolves instead. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<Error & { code?: unknown }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & { code?: unknown };
+  }
+  throw new Error('expected the promise to reject, but it resolved');
+}

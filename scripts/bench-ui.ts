@@ -1,0 +1,178 @@
+/**
+ * `npm run bench:ui`: the control room under load. Starts the production server on a bench space, opens the
+ * dashboard in Chromium, drives 500 envelopes/s for 30 s (chats, statuses, thoughts, and a proposal a second)
+ * from scripted participants, clicks Approve on some proposals, then prints: main-thread long tasks (> 50 ms:
+ * count, worst), JS heap after the run, proposal send → card visible, and Approve click → fulfilling envelope
+ * received through the gateway. Numbers, not assertions. Options: BENCH_UI_SECONDS, BENCH_UI_RATE.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import WebSocket from 'ws';
+
+const SECONDS = Number(process.env.BENCH_UI_SECONDS ?? 30);
+const RATE = Number(process.env.BENCH_UI_RATE ?? 500);
+const AGENTS = 4;
+const APPROVE_EVERY = 3; // click Approve on every third proposal
+const token = (id: string) => `bench-ui-${id}-token-000000`;
+
+function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
+}
+
+/** A raw participant: the bench needs its own timestamps, not the SDK's conveniences. */
+function connect(url: string, id: string, onEnvelope: (e: Record<string, any>) => void = () => {}): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${token(id)}` } });
+    ws.on('message', (data) => {
+      const text = data.toString();
+      if (text.startsWith('#')) return;
+      const envelope = JSON.parse(text);
+      if (envelope.kind === 'system/welcome') resolve(ws);
+      onEnvelope(envelope);
+    });
+    ws.on('error', reject);
+  });
+}
+
+async function main() {
+  if (!existsSync('.next/BUILD_ID') && spawnSync('npx', ['next', 'build'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+  const dir = mkdtempSync(join(tmpdir(), 'mew-bench-ui-'));
+  const agents = Array.from({ length: AGENTS }, (_, i) => `agent${i + 1}`);
+  const participants: Record<string, unknown> = {
+    human: { tokens: [token('human')], capabilities: [{ kind: '*' }] },
+    tools: { tokens: [token('tools')], capabilities: [{ kind: ['mcp/response', 'chat', 'participant/status'] }] },
+    proposer: { tokens: [token('proposer')], capabilities: [{ kind: ['mcp/proposal', 'chat'] }] },
+  };
+  for (const a of agents) participants[a] = { tokens: [token(a)], capabilities: [{ kind: ['chat', 'participant/status', 'reasoning/*'] }] };
+  const config = { space: { id: 'bench-ui' }, participants, limits: { rate_per_second: 10_000, rate_burst: 10_000 } };
+  writeFileSync(join(dir, 'space.json'), JSON.stringify(config));
+
+  const port = await freePort();
+  const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', MEW_SPACE_CONFIG: join(dir, 'space.json'), MEW_DATA_DIR: dir, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info'],
+  });
+  try {
+    for (let i = 0; i < 100; i++) {
+      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const url = `ws://127.0.0.1:${port}/ws?space=bench-ui`;
+    const fulfilledAt = new Map<string, number>();
+    const tools = await connect(url, 'tools', (e) => {
+      if (e.kind !== 'mcp/request' || !e.to?.includes('tools')) return;
+      for (const id of e.correlation_id ?? []) fulfilledAt.set(id, Date.now());
+      tools.send(JSON.stringify({ kind: 'mcp/response', to: [e.from], correlation_id: [e.id], payload: { jsonrpc: '2.0', id: e.payload.id, result: { content: [{ type: 'text', text: 'ok' }] } } }));
+    });
+    const proposer = await connect(url, 'proposer');
+    const sockets = await Promise.all(agents.map((a) => connect(url, a)));
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __longTasks: number[]; __seen: Record<string, number>; __clicks: Record<string, number> };
+      w.__longTasks = [];
+      w.__seen = {};
+      w.__clicks = {};
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.__longTasks.push(entry.duration);
+      }).observe({ type: 'longtask', buffered: true });
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll<HTMLElement>('[data-proposal-id]')) {
+          const id = el.dataset.proposalId!;
+          w.__seen[id] ??= Date.now();
+        }
+      }).observe(document, { childList: true, subtree: true });
+      document.addEventListener('click', (e) => {
+        const card = (e.target as HTMLElement).closest<HTMLElement>('[data-proposal-id]');
+        if (card) w.__clicks[card.dataset.proposalId!] ??= Date.now();
+      }, true);
+    });
+    await page.goto(`http://127.0.0.1:${port}/spaces/bench-ui#token=${token('human')}`);
+    await page.getByText('Live', { exact: true }).waitFor({ timeout: 20_000 });
+    await page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks.length = 0)); // page load is not the load test
+
+    sockets.forEach((ws, i) => ws.send(JSON.stringify({ id: `bench-thread-${i}`, kind: 'reasoning/start', payload: { message: 'working through the backlog' } })));
+    const sentAt = new Map<string, number>();
+    let sent = 0;
+    let n = 0;
+    const perTick = Math.max(1, Math.round(RATE / 100)); // 10 ms ticks
+    const started = Date.now();
+    const ticker = setInterval(() => {
+      for (let i = 0; i < perTick; i++, n++) {
+        const agent = n % sockets.length;
+        const ws = sockets[agent];
+        const kind = n % 3;
+        const body =
+          kind === 0
+            ? { kind: 'chat', payload: { text: `progress update ${n}` } }
+            : kind === 1
+              ? { kind: 'participant/status', payload: { tokens: 1000 + (n % 7000), max_tokens: 8000, messages_in_context: n % 200, latency_ms: 100 + (n % 300) } }
+              : { kind: 'reasoning/thought', context: `bench-thread-${agent}`, payload: { message: `considering option ${n}` } };
+        ws.send(JSON.stringify(body));
+        sent++;
+      }
+    }, 10);
+    const proposals = setInterval(() => {
+      const id = `bench-proposal-${sentAt.size}`;
+      sentAt.set(id, Date.now());
+      proposer.send(JSON.stringify({ id, kind: 'mcp/proposal', to: ['tools'], payload: { method: 'tools/call', params: { name: 'write_note', arguments: { text: id } } } }));
+      sent++;
+    }, 1000);
+
+    let approved = 0;
+    while (Date.now() - started < SECONDS * 1000) {
+      await new Promise((r) => setTimeout(r, 500));
+      const candidates = [...sentAt.keys()].filter((id, i) => i % APPROVE_EVERY === 0 && !fulfilledAt.has(id));
+      for (const id of candidates.slice(0, 1)) {
+        const button = page.locator(`[data-proposal-id="${id}"]`).getByRole('button', { name: /^Approve/ }).first();
+        if (await button.isVisible().catch(() => false)) {
+          await button.click({ timeout: 2000 }).catch(() => undefined);
+          approved++;
+        }
+      }
+    }
+    clearInterval(ticker);
+    clearInterval(proposals);
+    await new Promise((r) => setTimeout(r, 1500));
+
+    const result = await page.evaluate(() => {
+      const w = window as unknown as { __longTasks: number[]; __seen: Record<string, number>; __clicks: Record<string, number> };
+      const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+      return { longTasks: w.__longTasks, seen: w.__seen, clicks: w.__clicks, heap: memory?.usedJSHeapSize ?? NaN };
+    });
+    const visible = [...sentAt].filter(([id]) => result.seen[id]).map(([id, t]) => result.seen[id] - t);
+    const onWire = Object.entries(result.clicks).filter(([id]) => fulfilledAt.has(id)).map(([id, t]) => fulfilledAt.get(id)! - t);
+    const over50 = result.longTasks.filter((d) => d > 50);
+    const elapsed = (Date.now() - started) / 1000;
+    console.log(`MEW control room under load (${SECONDS} s, ${Math.round(sent / elapsed)} envelopes/s sent, Chromium ${browser.version()})\n`);
+    console.log(`envelopes sent                 ${sent}`);
+    console.log(`long tasks > 50 ms             ${over50.length} (worst ${Math.round(Math.max(0, ...result.longTasks))} ms)`);
+    console.log(`JS heap after the run          ${(result.heap / 1024 / 1024).toFixed(1)} MB`);
+    console.log(`proposal sent → card visible   p50 ${percentile(visible, 50)} ms, p95 ${percentile(visible, 95)} ms (${visible.length}/${sentAt.size} seen)`);
+    console.log(`Approve click → on the wire    p50 ${percentile(onWire, 50)} ms, p95 ${percentile(onWire, 95)} ms (${onWire.length}/${approved} approvals)`);
+    for (const ws of [tools, proposer, ...sockets]) ws.close();
+  } finally {
+    await browser.close();
+    server.kill('SIGTERM');
+  }
+}
+
+await main();
