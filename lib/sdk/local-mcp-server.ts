@@ -1,5 +1,6 @@
 import type { Envelope } from '../protocol';
 import { validateJsonSchema, type JsonSchema } from './json-schema-validator';
+import { McpError } from './sdk-errors';
 
 /** JSON-RPC error codes the participant answers with (JSON-RPC 2.0 §5.1, and MCP's resource-not-found). */
 export const JSONRPC_ERROR_CODES = {
@@ -35,7 +36,8 @@ export interface ToolDefinition {
   /**
    * Runs the tool. Return an MCP `CallToolResult` (`{content: [...]}`) as is, or any value: a string becomes
    * one text item, anything else JSON text (plus `structuredContent` for objects). A throw becomes
-   * `{content: [{type: 'text', text: message}], isError: true}`, as MCP asks for tool failures.
+   * `{content: [{type: 'text', text: message}], isError: true}`, as MCP asks for tool failures — except an
+   * `McpError`, which becomes a JSON-RPC error (a refusal rather than a failure, e.g. a path outside a sandbox).
    */
   execute(args: Record<string, unknown>, context: ToolCallContext): unknown;
 }
@@ -138,6 +140,9 @@ export class LocalMcpServer {
     try {
       return { result: toCallToolResult(await tool.execute(args as Record<string, unknown>, context)) };
     } catch (e) {
+      // A tool that means "this call is refused" throws McpError and the caller gets a JSON-RPC error;
+      // any other failure is a tool error the caller (often a model) can read and recover from.
+      if (e instanceof McpError) return error(e.code, e.reason, e.data);
       return { result: { content: [{ type: 'text', text: e instanceof Error ? e.message : String(e) }], isError: true } };
     }
   }

@@ -3,6 +3,7 @@ import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type T
 import { JSONRPC_ERROR_CODES } from './local-mcp-server';
 import type { MEWParticipant } from './mew-participant';
 import { participantFactory, sleep } from './testing';
+import { McpError } from './sdk-errors';
 
 const config = spaceConfig('tools', {
   calc: [{ kind: 'mcp/response' }, { kind: 'chat' }],
@@ -38,6 +39,12 @@ describe('MEWParticipant serving its tools and resources', () => {
         throw new Error('refusing to delete everything');
       },
     });
+    calc.registerTool({
+      name: 'read_secret',
+      execute: () => {
+        throw new McpError(-32010, 'outside the sandbox', { path: '../secret' });
+      },
+    });
     calc.registerResource({ uri: 'memo://notes', name: 'Notes', mimeType: 'text/plain', read: () => 'buy milk' });
     caller = await joinAs(gw, tokenOf('caller'), 'space=tools');
   });
@@ -67,6 +74,7 @@ describe('MEWParticipant serving its tools and resources', () => {
         inputSchema: { type: 'object' },
         security: { risk_level: 'dangerous', confirmation_required: true, side_effects: ['filesystem'] },
       },
+      { name: 'read_secret', inputSchema: { type: 'object' } },
     ]);
   });
 
@@ -99,6 +107,12 @@ describe('MEWParticipant serving its tools and resources', () => {
     const response = await call('call-5', 'tools/call', { name: 'delete_everything', arguments: {} });
     expect(response.payload.error).toBeUndefined();
     expect(response.payload.result).toEqual({ content: [{ type: 'text', text: 'refusing to delete everything' }], isError: true });
+  });
+
+  it('turns a tool’s McpError into a JSON-RPC error with its code, message and data', async () => {
+    const response = await call('call-6', 'tools/call', { name: 'read_secret', arguments: {} });
+    expect(response.payload.result).toBeUndefined();
+    expect(response.payload.error).toEqual({ code: -32010, message: 'outside the sandbox', data: { path: '../secret' } });
   });
 
   it('lists and reads resources, and answers an unknown URI with -32002', async () => {

@@ -73,10 +73,11 @@ export class GatewayRefusalError extends MewSdkError {
 export class McpError extends MewSdkError {
   constructor(
     readonly code: number,
-    message: string,
+    /** The JSON-RPC error message, without the prefix `message` adds. */
+    readonly reason: string,
     readonly data?: unknown,
   ) {
-    super(`MCP error ${code}: ${message}`);
+    super(`MCP error ${code}: ${reason}`);
   }
 }
 

@@ -1,0 +1,108 @@
+import { MewSdkError } from '../sdk/sdk-errors';
+import { AgentRuntime, type DemoAgentOptions } from './agent-runtime';
+import {
+  AUDIT_INTERVAL_PACES,
+  AUDITOR_CONTEXT_MAX_ENTRIES,
+  AUDITOR_MAX_TOKENS,
+  AUDITOR_REQUEST_TIMEOUT_MS,
+  DEFAULT_PACE_MS,
+  FILES_PARTICIPANT_ID,
+  NOTES_DIRECTORY,
+} from './demo-defaults';
+import type { SandboxEntry } from './sandbox';
+import { structuredResult, toolError } from './tool-result';
+
+/** What the auditor says about a note. */
+export interface NoteFindings {
+  words: number;
+  actionItems: number;
+  openActionItems: number;
+}
+
+/** A checklist line: `- [ ] todo` or `* [x] done`. */
+const ACTION_ITEM = /^\s*[-*]\s+\[([ xX])\]/;
+
+/** Counts the words and the action items (open and done) of a Markdown note. */
+export function auditNote(text: string): NoteFindings {
+  const items = text.split('\n').flatMap((line) => ACTION_ITEM.exec(line)?.[1] ?? []);
+  return {
+    words: text.split(/\s+/).filter(Boolean).length,
+    actionItems: items.length,
+    openActionItems: items.filter((mark) => mark === ' ').length,
+  };
+}
+
+/** A tool call the files agent answered with an error, or with something that is not what the auditor expects. */
+class AuditFailure extends Error {}
+
+/**
+ * The `auditor` agent: trusted to read, not to write. Every few paces it lists `notes/` and reads the newest
+ * note with direct `mcp/request`s (its capabilities allow `tools/call` of `list_directory` and `read_file`
+ * only, so no proposal and no human in the loop), and comments in chat on what changed: word count and
+ * whether the note has action items. The control room thus shows trusted and untrusted work side by side.
+ *
+ * @example
+ * const auditor = await startAuditorAgent({ gatewayUrl, space: 'demo', token, dataDir: 'data' });
+ */
+export async function startAuditorAgent(options: DemoAgentOptions): Promise<AgentRuntime> {
+  const intervalMs = (options.paceMs ?? DEFAULT_PACE_MS) * AUDIT_INTERVAL_PACES;
+  const runtime = new AgentRuntime({
+    ...options,
+    maxTokens: AUDITOR_MAX_TOKENS,
+    maxContextEntries: AUDITOR_CONTEXT_MAX_ENTRIES,
+    // It knows which tools it calls; discovering everyone's would only add envelopes to the log.
+    participant: { autoDiscovery: false },
+    baseline: `I am the auditor. I read the newest note in ${NOTES_DIRECTORY}/ and report on it. I can read files, never change them.`,
+    answerChat: () =>
+      `I'm the auditor: every ${Math.round(intervalMs / 1000)} s I read the newest note in ${NOTES_DIRECTORY}/ and report its word count and action items. I can read, never write.`,
+  });
+  const { participant } = runtime;
+  /** The version of the newest note last commented on: only a change is worth a chat. */
+  let lastSeen: string | undefined;
+
+  async function call(tool: 'list_directory' | 'read_file', path: string): Promise<Record<string, unknown>> {
+    const params = { name: tool, arguments: { path } };
+    const result = await participant.mcpRequest(FILES_PARTICIPANT_ID, { method: 'tools/call', params }, AUDITOR_REQUEST_TIMEOUT_MS);
+    const refused = toolError(result);
+    if (refused) throw new AuditFailure(`${tool} ${path}: ${refused}`);
+    const structured = structuredResult(result);
+    if (!structured) throw new AuditFailure(`${tool} ${path}: no structured result`);
+    return structured;
+  }
+
+  async function audit(): Promise<void> {
+    const started = Date.now();
+    const { entries } = (await call('list_directory', NOTES_DIRECTORY)) as { entries: SandboxEntry[] };
+    const newest = entries
+      .filter((entry) => entry.type === 'file' && entry.name.endsWith('.md'))
+      .sort((a, b) => b.modified.localeCompare(a.modified) || b.name.localeCompare(a.name))[0];
+    if (!newest || `${newest.name}@${newest.modified}` === lastSeen) return;
+    const path = `${NOTES_DIRECTORY}/${newest.name}`;
+    const { content, truncated } = (await call('read_file', path)) as { content: string; truncated: boolean };
+    lastSeen = `${newest.name}@${newest.modified}`;
+    runtime.recordLatency(Date.now() - started);
+    const { words, actionItems, openActionItems } = auditNote(content);
+    const items = actionItems ? `${actionItems} action item${actionItems === 1 ? '' : 's'} (${openActionItems} open)` : 'no action items yet';
+    const text = `Audit of ${path}: ${words} words${truncated ? ' (truncated read)' : ''}, ${items}.`;
+    if (await runtime.act(() => participant.chat(text))) runtime.remember('observation', text);
+  }
+
+  await runtime.connect();
+  runtime.run(async () => {
+    while ((await runtime.sleep(intervalMs)) && (await runtime.waitUntilActive())) {
+      if (!runtime.isPresent(FILES_PARTICIPANT_ID)) {
+        runtime.reportStatus('waiting_for_files');
+        continue;
+      }
+      try {
+        await audit();
+      } catch (error) {
+        // A refusal, a timeout or a pause landing mid-audit: note it and try again next round.
+        if (!(error instanceof AuditFailure || error instanceof MewSdkError)) throw error;
+        runtime.remember('observation', `audit failed: ${error.message}`);
+      }
+      runtime.reportStatus();
+    }
+  });
+  return runtime;
+}

@@ -1,0 +1,98 @@
+/**
+ * Every default, timing and size of the demo agents and their supervisor, in one place. Options and the
+ * `MEW_DEMO_PACE_MS` environment variable override the pace; tests pass small values everywhere.
+ */
+
+// ── Pace ────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Gap between two scribe steps: lively, but slow enough for a human to read each proposal. */
+export const DEFAULT_PACE_MS = 7_000;
+
+/** The auditor looks at the notes every this many paces (≈ 14 s at the default pace). */
+export const AUDIT_INTERVAL_PACES = 2;
+
+/** Gap between two streamed thoughts, as a share of the pace, so reasoning visibly unfolds. */
+export const THOUGHT_GAP_PACE_RATIO = 0.15;
+
+/** The files agent reports its (steady) status every this many paces. */
+export const FILES_STATUS_INTERVAL_PACES = 3;
+
+// ── Participants ────────────────────────────────────────────────────────────────────────────────────────
+
+/** The participant id of the file tool provider in the demo space (the scribe's and auditor's target). */
+export const FILES_PARTICIPANT_ID = 'files';
+
+// ── Working context ─────────────────────────────────────────────────────────────────────────────────────
+
+/** Token estimate: about four characters per token, the usual rule of thumb for English text. */
+export const CHARS_PER_TOKEN = 4;
+
+/** The scribe's context window. */
+export const SCRIBE_MAX_TOKENS = 8_000;
+
+/** The auditor keeps only its latest observations. */
+export const AUDITOR_MAX_TOKENS = 4_000;
+export const AUDITOR_CONTEXT_MAX_ENTRIES = 12;
+
+/** The files agent only remembers its last few operations: a small, steady context. */
+export const FILES_MAX_TOKENS = 2_000;
+export const FILES_CONTEXT_MAX_ENTRIES = 8;
+
+/** `participant/forget` without `entries` drops this many. */
+export const DEFAULT_FORGET_ENTRIES = 5;
+
+/** Compaction keeps this many newest entries verbatim and summarises the rest into one. */
+export const COMPACT_KEEP_NEWEST = 2;
+
+/** Upper bound of a compaction summary, so compacting always frees room. */
+export const COMPACT_SUMMARY_MAX_CHARS = 360;
+
+// ── Scribe ──────────────────────────────────────────────────────────────────────────────────────────────
+
+/** How long a proposal waits for a human decision before the SDK withdraws it. */
+export const SCRIBE_PROPOSAL_TIMEOUT_MS = 120_000;
+
+/** Drafts kept before the scribe proposes deleting the oldest one. */
+export const SCRIBE_KEEP_DRAFTS = 2;
+
+// ── Auditor ─────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Timeout of the auditor's direct tool calls (the files agent answers in milliseconds). */
+export const AUDITOR_REQUEST_TIMEOUT_MS = 10_000;
+
+/** The directory the scribe writes to and the auditor watches, relative to the sandbox. */
+export const NOTES_DIRECTORY = 'notes';
+
+// ── Sandbox (files agent) ───────────────────────────────────────────────────────────────────────────────
+
+/** `read_file` returns at most this many bytes (and says it truncated). */
+export const READ_FILE_MAX_BYTES = 64 * 1024;
+
+/** `write_file` refuses more content than this. */
+export const WRITE_FILE_MAX_BYTES = 256 * 1024;
+
+/** `list_directory` lists at most this many entries (and says it truncated). */
+export const LIST_DIRECTORY_MAX_ENTRIES = 500;
+
+/** Longest path a file tool accepts. */
+export const PATH_MAX_LENGTH = 1_024;
+
+// ── Runner and supervisor ───────────────────────────────────────────────────────────────────────────────
+
+/** After a deliberate exit, let the socket flush its last frames (status, close) before the process ends. */
+export const EXIT_FLUSH_MS = 150;
+
+/** First restart delay after a crash. */
+export const RESTART_INITIAL_DELAY_MS = 1_000;
+
+/** Growth of the restart delay per consecutive crash. */
+export const RESTART_BACKOFF_FACTOR = 2;
+
+/** Cap of the restart delay. */
+export const RESTART_MAX_DELAY_MS = 30_000;
+
+/** A child that stayed up this long is healthy again: its next crash restarts after the initial delay. */
+export const RESTART_STABLE_UPTIME_MS = 30_000;
+
+/** `stop()` sends SIGTERM, then SIGKILL to children still alive after this long. */
+export const STOP_GRACE_MS = 3_000;
