@@ -1,0 +1,91 @@
+import type { ActiveStream, CapabilityPattern, ParticipantInfo } from '../protocol';
+import type { ReduceContext } from './reduce-context';
+import { isAddressedTo, isRecord, payloadOf, str, type StoreEnvelope } from './store-envelope';
+
+/** Same values as the SDK's client status: `ready` means the welcome has arrived. */
+export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected' | 'ready' | 'error';
+
+/** Every connection status, in lifecycle order. */
+export const CONNECTION_STATUSES = ['disconnected', 'connecting', 'connected', 'ready', 'error'] as const satisfies readonly ConnectionStatus[];
+
+/** The browser participant's own connection, as the transport reports it and the welcome confirms it. */
+export interface ConnectionState {
+  status: ConnectionStatus;
+  /** Why (close reason, error text), as given to `setConnection`. */
+  detail?: string;
+  /** When `status` last changed (epoch ms). */
+  since: number;
+  /** My participant id: from the options, else from the first welcome addressed to me. */
+  me?: string;
+  /** My authoritative capabilities: from the latest welcome addressed to me (a later one replaces them). */
+  capabilities: readonly CapabilityPattern[];
+  /** Id of that welcome. */
+  welcomeId?: string;
+  /** When it arrived (its `ts`). */
+  welcomedAt?: number;
+}
+
+/** The parts of a welcome the slices use. */
+export interface Welcome {
+  you: ParticipantInfo & { capabilities: CapabilityPattern[] };
+  participants: ParticipantInfo[];
+  activeStreams: ActiveStream[];
+}
+
+/** The initial connection state. */
+export function initialConnection(me: string | undefined, now: number): ConnectionState {
+  return { status: 'disconnected', since: now, me, capabilities: [] };
+}
+
+/**
+ * The welcome in `envelope` if it is mine and current: with `me` known, its `you.id` must be me; before that, the
+ * first welcome whose `to` names its `you.id` (or has no `to`) tells me who I am. The gateway targets welcomes, so
+ * others' are not normally seen; this guards against a gateway that broadcasts them. A welcome older than the one
+ * applied (replayed by a history catch-up) is ignored: it would bring back stale capabilities and participants.
+ */
+export function myWelcome(envelope: StoreEnvelope, connection: ConnectionState, at: number): Welcome | undefined {
+  if (envelope.kind !== 'system/welcome') return undefined;
+  if (connection.welcomedAt !== undefined && at < connection.welcomedAt) return undefined;
+  const me = connection.me;
+  const payload = payloadOf(envelope);
+  if (!isRecord(payload.you)) return undefined;
+  const id = str(payload.you.id);
+  if (!id) return undefined;
+  if (me !== undefined ? id !== me : envelope.to !== undefined && envelope.to.length > 0 && !isAddressedTo(envelope, id)) {
+    return undefined;
+  }
+  const capabilities = Array.isArray(payload.you.capabilities) ? (payload.you.capabilities as CapabilityPattern[]) : [];
+  const participants = Array.isArray(payload.participants)
+    ? (payload.participants.filter((p) => isRecord(p) && typeof p.id === 'string') as ParticipantInfo[])
+    : [];
+  const activeStreams = Array.isArray(payload.active_streams)
+    ? (payload.active_streams.filter((s) => isRecord(s) && typeof s.stream_id === 'string') as ActiveStream[])
+    : [];
+  return { you: { ...payload.you, id, capabilities }, participants, activeStreams };
+}
+
+/** Applies a welcome addressed to me: learn who I am and what I may do; being welcomed means `ready`. */
+export function reduceConnection(
+  state: ConnectionState,
+  welcome: Welcome | undefined,
+  envelope: StoreEnvelope,
+  ctx: ReduceContext,
+): ConnectionState {
+  if (!welcome) return state;
+  return {
+    ...state,
+    me: welcome.you.id,
+    capabilities: welcome.you.capabilities,
+    welcomeId: envelope.id,
+    welcomedAt: ctx.at,
+    status: 'ready',
+    detail: undefined,
+    since: state.status === 'ready' ? state.since : ctx.now,
+  };
+}
+
+/** Records a transport status change (the store's `setConnection`). */
+export function setConnectionStatus(state: ConnectionState, status: ConnectionStatus, detail: string | undefined, now: number): ConnectionState {
+  if (state.status === status && state.detail === detail) return state;
+  return { ...state, status, detail, since: state.status === status ? state.since : now };
+}

@@ -1,0 +1,241 @@
+import { isParticipantControlKind, type CapabilityPattern, type ParticipantControlKind } from '../protocol';
+import { appendCapped, writable } from './collection-utils';
+import type { Welcome } from './connection-slice';
+import type { ReduceContext } from './reduce-context';
+import { CONTROL_REPLIES_CAP } from './store-defaults';
+import { correlationIds, isRecord, num, payloadOf, str, type JsonObject, type StoreEnvelope } from './store-envelope';
+
+/** A pause in force (spec §3.9.1), until a resume, or by time at tick once `until` has passed. */
+export interface PauseState {
+  /** The `participant/pause` envelope. */
+  controlId: string;
+  by: string;
+  since: number;
+  /** `ts + timeout_seconds` when the pause carried a timeout. */
+  until?: number;
+  reason?: string;
+}
+
+/** A shutdown in force (spec §3.9.10), until the participant rejoins (presence `join`). */
+export interface ShutdownState {
+  controlId: string;
+  by: string;
+  at: number;
+}
+
+/** An envelope the target sent back correlated to a control. */
+export interface ControlReply {
+  id: string;
+  kind: string;
+  at: number;
+  payload: JsonObject;
+}
+
+/** The last control directive sent to a participant and what came back. */
+export interface ControlState {
+  /** The control envelope's id (replies carry it in `correlation_id`). */
+  id: string;
+  kind: ParticipantControlKind;
+  from: string;
+  at: number;
+  payload: JsonObject;
+  /** Latest replies from the target, oldest first (e.g. interim `participant/status` then `compact-done`). */
+  replies: readonly ControlReply[];
+  /** True once a reply that closes this control arrived (see `CONTROL_COMPLETION_KINDS`). */
+  completed: boolean;
+  completedAt?: number;
+}
+
+/** The latest `participant/status` a participant sent (the series is in the telemetry slice). */
+export interface StatusSnapshot {
+  id: string;
+  at: number;
+  payload: JsonObject;
+}
+
+/** One participant of the space, as the envelopes seen describe it. Left participants are kept (`online: false`). */
+export interface ParticipantState {
+  id: string;
+  online: boolean;
+  /** As last reported by the welcome or a presence `join` (grants are in the grants slice). */
+  capabilities: readonly CapabilityPattern[];
+  /** Connection time: the presence `join` (unknown for those already present when I joined). */
+  joinedAt?: number;
+  /** Last time they were known present: join, welcome listing, or leave. */
+  lastSeen?: number;
+  leftAt?: number;
+  invited?: { id: string; by: string; at: number; reason?: string };
+  kicked?: { id: string; by: string; at: number; reason?: string };
+  paused?: PauseState;
+  shutdown?: ShutdownState;
+  lastControl?: ControlState;
+  status?: StatusSnapshot;
+}
+
+/** Participants by id (each record immutable; the map is the store's, read-only to everyone else). */
+export interface ParticipantsState {
+  byId: ReadonlyMap<string, ParticipantState>;
+}
+
+/** A fresh participants slice. */
+export function initialParticipants(): ParticipantsState {
+  return { byId: new Map() };
+}
+
+/**
+ * Which reply kinds close a control (spec §3.9): compact → `compact-done` (interim statuses don't), request-status
+ * → `status`, forget/clear/restart → `status` or `chat/acknowledge`, shutdown → `chat/acknowledge`. Controls not
+ * listed close on any correlated reply.
+ */
+export const CONTROL_COMPLETION_KINDS: Readonly<Partial<Record<ParticipantControlKind, readonly string[]>>> = {
+  'participant/compact': ['participant/compact-done'],
+  'participant/request-status': ['participant/status'],
+  'participant/forget': ['participant/status', 'chat/acknowledge'],
+  'participant/clear': ['participant/status', 'chat/acknowledge'],
+  'participant/restart': ['participant/status', 'chat/acknowledge'],
+  'participant/shutdown': ['chat/acknowledge'],
+};
+
+function capabilitiesOf(value: unknown): CapabilityPattern[] {
+  return Array.isArray(value) ? (value as CapabilityPattern[]) : [];
+}
+
+// Applies `change` to participant `id` (created offline, or online when `online`); true when it changed.
+function update(byId: Map<string, ParticipantState>, id: string, change: (p: ParticipantState) => ParticipantState, online = false): boolean {
+  const current = byId.get(id);
+  const next = change(current ?? { id, online, capabilities: [] });
+  if (next === current) return false;
+  byId.set(id, next);
+  return true;
+}
+
+/** Applies presence, welcome, invites, kicks, controls, control replies and status snapshots. */
+export function reduceParticipants(state: ParticipantsState, welcome: Welcome | undefined, envelope: StoreEnvelope, ctx: ReduceContext): ParticipantsState {
+  const byId = writable(state.byId);
+  const changedByKind = applyKind(byId, welcome, envelope, ctx);
+  const changedByReply = applyControlReply(byId, envelope, ctx);
+  return changedByKind || changedByReply ? { byId } : state;
+}
+
+function applyKind(byId: Map<string, ParticipantState>, welcome: Welcome | undefined, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
+  const payload = payloadOf(envelope);
+  const { at } = ctx;
+  switch (envelope.kind) {
+    case 'system/welcome':
+      return welcome ? applyWelcome(byId, welcome, at) : false;
+    case 'system/presence': {
+      const participant = isRecord(payload.participant) ? payload.participant : undefined;
+      const id = str(participant?.id);
+      if (!id) return false;
+      if (payload.event === 'join') {
+        return update(byId, id, (p) => ({
+          ...p,
+          online: true,
+          capabilities: capabilitiesOf(participant?.capabilities),
+          joinedAt: at,
+          lastSeen: at,
+          leftAt: undefined,
+          kicked: undefined,
+          shutdown: undefined, // a shutdown lasts until the participant rejoins
+        }));
+      }
+      if (payload.event === 'leave') return update(byId, id, (p) => ({ ...p, online: false, leftAt: at, lastSeen: at }));
+      return false;
+    }
+    case 'space/invite': {
+      const id = str(payload.participant_id);
+      return id ? update(byId, id, (p) => ({ ...p, invited: { id: envelope.id, by: envelope.from, at, reason: str(payload.reason) } })) : false;
+    }
+    case 'space/kick': {
+      const id = str(payload.participant_id);
+      return id ? update(byId, id, (p) => ({ ...p, kicked: { id: envelope.id, by: envelope.from, at, reason: str(payload.reason) } })) : false;
+    }
+    case 'participant/status':
+      return update(
+        byId,
+        envelope.from,
+        (p) => (p.status && p.status.at > at ? p : { ...p, status: { id: envelope.id, at, payload } }),
+        true, // someone reporting status is connected
+      );
+    default:
+      return isParticipantControlKind(envelope.kind) ? applyControl(byId, envelope, envelope.kind, ctx) : false;
+  }
+}
+
+function applyWelcome(byId: Map<string, ParticipantState>, welcome: Welcome, at: number): boolean {
+  const listed = new Map<string, CapabilityPattern[]>();
+  listed.set(welcome.you.id, welcome.you.capabilities);
+  for (const p of welcome.participants) listed.set(p.id, capabilitiesOf(p.capabilities));
+  for (const [id, capabilities] of listed) {
+    // Listed now but offline before: they (re)joined while I was away, so a shutdown is over and the join time unknown.
+    update(byId, id, (p) =>
+      p.online
+        ? { ...p, capabilities, lastSeen: at }
+        : { ...p, online: true, capabilities, lastSeen: at, joinedAt: undefined, leftAt: undefined, shutdown: undefined },
+    );
+  }
+  // The welcome is a snapshot: whoever is not in it left while I was disconnected.
+  for (const p of byId.values()) {
+    if (!listed.has(p.id) && p.online) byId.set(p.id, { ...p, online: false, leftAt: at });
+  }
+  return true;
+}
+
+function applyControl(byId: Map<string, ParticipantState>, envelope: StoreEnvelope, kind: ParticipantControlKind, ctx: ReduceContext): boolean {
+  const targets = envelope.to ?? [];
+  if (targets.length === 0) return false; // controls name their targets (spec §3.9); a broadcast one targets nobody
+  const payload = payloadOf(envelope);
+  const control: ControlState = { id: envelope.id, kind, from: envelope.from, at: ctx.at, payload, replies: [], completed: false };
+  for (const target of targets) {
+    update(byId, target, (p) => {
+      const updated: ParticipantState = { ...p, lastControl: control };
+      if (kind === 'participant/pause') {
+        const seconds = num(payload.timeout_seconds);
+        updated.paused = {
+          controlId: envelope.id,
+          by: envelope.from,
+          since: ctx.at,
+          until: seconds !== undefined && seconds > 0 ? ctx.at + seconds * 1000 : undefined,
+          reason: str(payload.reason),
+        };
+      } else if (kind === 'participant/resume') {
+        updated.paused = undefined;
+      } else if (kind === 'participant/shutdown') {
+        updated.shutdown = { controlId: envelope.id, by: envelope.from, at: ctx.at };
+      }
+      return updated;
+    });
+  }
+  return true;
+}
+
+function applyControlReply(byId: Map<string, ParticipantState>, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
+  const p = byId.get(envelope.from);
+  const control = p?.lastControl;
+  if (!p || !control || !correlationIds(envelope).includes(control.id)) return false;
+  const reply: ControlReply = { id: envelope.id, kind: envelope.kind, at: ctx.at, payload: payloadOf(envelope) };
+  const closing = CONTROL_COMPLETION_KINDS[control.kind];
+  const completes = closing === undefined || closing.includes(envelope.kind);
+  byId.set(p.id, {
+    ...p,
+    lastControl: {
+      ...control,
+      replies: appendCapped(control.replies, reply, CONTROL_REPLIES_CAP),
+      completed: control.completed || completes,
+      completedAt: control.completedAt ?? (completes ? ctx.at : undefined),
+    },
+  });
+  return true;
+}
+
+/** Lifts pauses whose `until` has passed (spec §3.9.1 `timeout_seconds`); same state when none did. */
+export function tickParticipants(state: ParticipantsState, now: number): ParticipantsState {
+  let changed = false;
+  for (const p of state.byId.values()) {
+    if (p.paused?.until !== undefined && p.paused.until <= now) {
+      writable(state.byId).set(p.id, { ...p, paused: undefined });
+      changed = true;
+    }
+  }
+  return changed ? { byId: state.byId } : state;
+}

@@ -1,0 +1,338 @@
+import { trimMapAmortized, writable } from './collection-utils';
+import type { ReduceContext } from './reduce-context';
+import { correlationIds, isRecord, num, parseTime, payloadOf, str, type JsonObject, type StoreEnvelope } from './store-envelope';
+import { findToolSecurity, type ToolSecurity, type ToolsState } from './tools-slice';
+
+/**
+ * Where a proposal stands, from the envelopes seen only (DESIGN.md, "The control room"):
+ * `pending` → `fulfilled` (an `mcp/request` correlating it) → `completed` / `failed` (the response to the
+ * fulfilment), or `rejected` (`mcp/reject`), `withdrawn` (`mcp/withdraw` by its proposer), `expired` (our own
+ * deadline passed at tick time; never shown as rejected). A fulfilment seen after a reject, withdraw or expiry
+ * still moves the proposal on: what ran, ran.
+ */
+export type ProposalStatus = 'pending' | 'fulfilled' | 'completed' | 'failed' | 'rejected' | 'withdrawn' | 'expired';
+
+/** Every proposal status. */
+export const PROPOSAL_STATUSES = [
+  'pending',
+  'fulfilled',
+  'completed',
+  'failed',
+  'rejected',
+  'withdrawn',
+  'expired',
+] as const satisfies readonly ProposalStatus[];
+
+/** An `mcp/request` that carried out the proposal (spec §3.2.1). */
+export interface Fulfilment {
+  /** The request envelope (its response correlates to it). */
+  id: string;
+  by: string;
+  at: number;
+  method?: string;
+  params?: unknown;
+  /** The fulfiller changed the method or params (edit-then-approve). */
+  edited: boolean;
+}
+
+/** The `mcp/response` to the fulfilment. */
+export interface ProposalOutcome {
+  responseId: string;
+  from: string;
+  at: number;
+  result?: unknown;
+  error?: { code?: number; message?: string; data?: unknown };
+  /** `error` present or `result.isError === true`. */
+  isError: boolean;
+}
+
+/** An `mcp/reject` (spec §3.3.2); several participants may reject the same proposal. */
+export interface Rejection {
+  id: string;
+  by: string;
+  at: number;
+  /** Reason code, e.g. `unsafe`, `policy` (spec §3.3.3; unknown codes are kept as given). */
+  reason?: string;
+  /** The first `chat` whose `correlation_id` names this reject. */
+  explanation?: { id: string; from: string; text: string; at: number };
+}
+
+/** The proposer's `mcp/withdraw` (spec §3.3.1). */
+export interface Withdrawal {
+  id: string;
+  at: number;
+  reason?: string;
+}
+
+/** One `mcp/proposal`, never replaced by a later one. */
+export interface Proposal {
+  id: string;
+  /** Ingestion order (tie-break for equal timestamps). */
+  seq: number;
+  proposer: string;
+  /** First of `to`: the participant whose tool would run. */
+  target?: string;
+  targets: readonly string[];
+  method: string;
+  /** `params.name` (for `tools/call`). */
+  toolName?: string;
+  /** `params.arguments`. */
+  arguments?: unknown;
+  params?: unknown;
+  context?: string;
+  at: number;
+  /**
+   * The proposer's own timeout in ms: `payload.timeout_ms`, or `payload.expires_at` (RFC 3339 or epoch ms) minus
+   * the proposal's `ts`; the same fields are also read from `payload.params._meta`.
+   */
+  timeoutMs?: number;
+  /** When it expires if still pending (epoch ms): the proposer's deadline, else ours (`proposalTimeoutMs`). */
+  deadline?: number;
+  deadlineSource?: 'proposer' | 'default';
+  /** The target tool's security metadata, from its `tools/list` (refreshed when that arrives later). */
+  risk?: ToolSecurity;
+  state: ProposalStatus;
+  /** When our deadline expired it (kept if it moves on afterwards). */
+  expiredAt?: number;
+  /** The first fulfilment. */
+  fulfilment?: Fulfilment;
+  /** Every fulfilment seen (duplicates happen when two approvers act at once). */
+  fulfilments: readonly Fulfilment[];
+  outcome?: ProposalOutcome;
+  rejections: readonly Rejection[];
+  withdrawal?: Withdrawal;
+  updatedAt: number;
+}
+
+/** Proposals by id (insertion order), plus the correlation indexes that move them along. */
+export interface ProposalsState {
+  byId: ReadonlyMap<string, Proposal>;
+  /** Fulfilment request id → proposal ids it fulfils. */
+  byFulfilment: ReadonlyMap<string, readonly string[]>;
+  /** Reject envelope id → proposal id (for follow-up explanations). */
+  byRejection: ReadonlyMap<string, string>;
+  /** Incremented on every change. */
+  version: number;
+  /** Internal: size at which the next trim to `proposalCap` is attempted (see `trimMapAmortized`). */
+  trimFloor: number;
+}
+
+/** A fresh proposals slice. */
+export function initialProposals(): ProposalsState {
+  return { byId: new Map(), byFulfilment: new Map(), byRejection: new Map(), version: 0, trimFloor: 0 };
+}
+
+const EXECUTED: ReadonlySet<ProposalStatus> = new Set(['fulfilled', 'completed', 'failed']);
+
+function proposerTimeout(payload: JsonObject, at: number): { timeoutMs?: number; deadline?: number } {
+  const meta = isRecord(payload.params) && isRecord(payload.params._meta) ? payload.params._meta : undefined;
+  for (const source of [payload, meta]) {
+    if (!source) continue;
+    const timeoutMs = num(source.timeout_ms);
+    if (timeoutMs !== undefined && timeoutMs > 0) return { timeoutMs, deadline: at + timeoutMs };
+    const expiresAt = parseTime(source.expires_at);
+    if (expiresAt !== undefined) return { timeoutMs: expiresAt - at, deadline: expiresAt };
+  }
+  return {};
+}
+
+function newProposal(envelope: StoreEnvelope, ctx: ReduceContext, tools: ToolsState): Proposal {
+  const payload = payloadOf(envelope);
+  const params = isRecord(payload.params) ? payload.params : undefined;
+  const targets = envelope.to ?? [];
+  const toolName = str(params?.name);
+  const own = proposerTimeout(payload, ctx.at);
+  const fallback = ctx.config.proposalTimeoutMs;
+  const deadline = own.deadline ?? (fallback === null ? undefined : ctx.at + fallback);
+  return {
+    id: envelope.id,
+    seq: ctx.seq,
+    proposer: envelope.from,
+    target: targets[0],
+    targets,
+    method: str(payload.method) ?? '',
+    toolName,
+    arguments: params?.arguments,
+    params: payload.params,
+    context: envelope.context,
+    at: ctx.at,
+    timeoutMs: own.timeoutMs,
+    deadline,
+    deadlineSource: own.deadline !== undefined ? 'proposer' : deadline !== undefined ? 'default' : undefined,
+    risk: findToolSecurity(tools, targets[0], toolName),
+    state: 'pending',
+    fulfilments: [],
+    rejections: [],
+    updatedAt: ctx.at,
+  };
+}
+
+/** Applies proposals and every envelope that moves one along. `tools` resolves a new proposal's risk. */
+export function reduceProposals(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext, tools: ToolsState): ProposalsState {
+  let changed: boolean;
+  switch (envelope.kind) {
+    case 'mcp/proposal':
+      if (state.byId.has(envelope.id)) return state; // never replaced
+      return { ...state, version: state.version + 1, trimFloor: addProposal(state, envelope, ctx, tools) };
+    case 'mcp/request':
+      changed = applyFulfilment(state, envelope, ctx);
+      break;
+    case 'mcp/response':
+      changed = applyResponse(state, envelope, ctx);
+      break;
+    case 'mcp/reject':
+      changed = applyReject(state, envelope, ctx);
+      break;
+    case 'mcp/withdraw':
+      changed = applyWithdraw(state, envelope, ctx);
+      break;
+    case 'chat':
+      changed = applyExplanation(state, envelope, ctx);
+      break;
+    default:
+      changed = false;
+  }
+  return changed ? { ...state, version: state.version + 1 } : state;
+}
+
+// Adds the proposal and enforces the cap; returns the next trim floor.
+function addProposal(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext, tools: ToolsState): number {
+  writable(state.byId).set(envelope.id, newProposal(envelope, ctx, tools));
+  // Pending proposals are never dropped; settled ones go oldest first, with their index entries.
+  const { removed, floor } = trimMapAmortized(writable(state.byId), ctx.config.proposalCap, (p) => p.state === 'pending', state.trimFloor);
+  if (removed.length > 0) {
+    const dropped = new Set(removed.map(([id]) => id));
+    for (const [requestId, ids] of state.byFulfilment) {
+      if (ids.every((id) => !state.byId.has(id))) writable(state.byFulfilment).delete(requestId);
+    }
+    for (const [rejectId, id] of state.byRejection) if (dropped.has(id)) writable(state.byRejection).delete(rejectId);
+  }
+  return floor;
+}
+
+function proposalsNamed(state: ProposalsState, envelope: StoreEnvelope): Proposal[] {
+  const out: Proposal[] = [];
+  for (const id of correlationIds(envelope)) {
+    const p = state.byId.get(id);
+    if (p) out.push(p);
+  }
+  return out;
+}
+
+function applyFulfilment(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
+  const named = proposalsNamed(state, envelope);
+  if (named.length === 0) return false;
+  const payload = payloadOf(envelope);
+  const method = str(payload.method);
+  for (const p of named) {
+    const fulfilment: Fulfilment = {
+      id: envelope.id,
+      by: envelope.from,
+      at: ctx.at,
+      method,
+      params: payload.params,
+      edited: method !== p.method || JSON.stringify(payload.params) !== JSON.stringify(p.params),
+    };
+    const first = p.fulfilment === undefined;
+    writable(state.byId).set(p.id, {
+      ...p,
+      fulfilment: p.fulfilment ?? fulfilment,
+      fulfilments: [...p.fulfilments, fulfilment],
+      state: EXECUTED.has(p.state) ? p.state : 'fulfilled',
+      updatedAt: first ? ctx.at : p.updatedAt,
+    });
+  }
+  writable(state.byFulfilment).set(envelope.id, named.map((p) => p.id));
+  return true;
+}
+
+function applyResponse(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
+  const ids = correlationIds(envelope).flatMap((id) => state.byFulfilment.get(id) ?? []);
+  if (ids.length === 0) return false;
+  const payload = payloadOf(envelope);
+  const error = isRecord(payload.error)
+    ? { code: num(payload.error.code), message: str(payload.error.message), data: payload.error.data }
+    : undefined;
+  const isError = error !== undefined || (isRecord(payload.result) && payload.result.isError === true);
+  let changed = false;
+  for (const id of ids) {
+    const p = state.byId.get(id);
+    if (!p || p.outcome) continue; // the first outcome stands (a duplicate fulfilment's response changes nothing)
+    const outcome: ProposalOutcome = { responseId: envelope.id, from: envelope.from, at: ctx.at, result: payload.result, error, isError };
+    writable(state.byId).set(id, { ...p, outcome, state: isError ? 'failed' : 'completed', updatedAt: ctx.at });
+    changed = true;
+  }
+  return changed;
+}
+
+function applyReject(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
+  const named = proposalsNamed(state, envelope);
+  if (named.length === 0) return false;
+  const rejection: Rejection = { id: envelope.id, by: envelope.from, at: ctx.at, reason: str(payloadOf(envelope).reason) };
+  for (const p of named) {
+    // A reject after the proposal ran, or after it was withdrawn, is recorded but does not undo that.
+    const moves = p.state === 'pending' || p.state === 'expired';
+    writable(state.byId).set(p.id, {
+      ...p,
+      rejections: [...p.rejections, rejection],
+      state: moves ? 'rejected' : p.state,
+      updatedAt: moves ? ctx.at : p.updatedAt,
+    });
+    writable(state.byRejection).set(envelope.id, p.id);
+  }
+  return true;
+}
+
+function applyWithdraw(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
+  // Spec §3.3.1: only the original proposer can withdraw; anyone else's withdraw is ignored.
+  const named = proposalsNamed(state, envelope).filter((p) => p.proposer === envelope.from && !p.withdrawal);
+  if (named.length === 0) return false;
+  const withdrawal: Withdrawal = { id: envelope.id, at: ctx.at, reason: str(payloadOf(envelope).reason) };
+  for (const p of named) {
+    const moves = !EXECUTED.has(p.state);
+    writable(state.byId).set(p.id, { ...p, withdrawal, state: moves ? 'withdrawn' : p.state, updatedAt: moves ? ctx.at : p.updatedAt });
+  }
+  return true;
+}
+
+function applyExplanation(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
+  const text = str(payloadOf(envelope).text);
+  if (text === undefined) return false;
+  let changed = false;
+  for (const rejectId of correlationIds(envelope)) {
+    const proposalId = state.byRejection.get(rejectId);
+    const p = proposalId !== undefined ? state.byId.get(proposalId) : undefined;
+    if (!p) continue;
+    const rejections = p.rejections.map((r) =>
+      r.id === rejectId && !r.explanation ? { ...r, explanation: { id: envelope.id, from: envelope.from, text, at: ctx.at } } : r,
+    );
+    writable(state.byId).set(p.id, { ...p, rejections });
+    changed = true;
+  }
+  return changed;
+}
+
+/** Expires pending proposals whose deadline has passed at `now`; same state when none did. */
+export function tickProposals(state: ProposalsState, now: number): ProposalsState {
+  let changed = false;
+  for (const p of state.byId.values()) {
+    if (p.state === 'pending' && p.deadline !== undefined && p.deadline <= now) {
+      writable(state.byId).set(p.id, { ...p, state: 'expired', expiredAt: now, updatedAt: now });
+      changed = true;
+    }
+  }
+  return changed ? { ...state, version: state.version + 1 } : state;
+}
+
+/** Re-resolves every proposal's risk after a participant's tools changed; same state when none changed. */
+export function refreshProposalRisk(state: ProposalsState, tools: ToolsState): ProposalsState {
+  let changed = false;
+  for (const p of state.byId.values()) {
+    const risk = findToolSecurity(tools, p.target, p.toolName);
+    if (risk !== p.risk) {
+      writable(state.byId).set(p.id, { ...p, risk });
+      changed = true;
+    }
+  }
+  return changed ? { ...state, version: state.version + 1 } : state;
+}

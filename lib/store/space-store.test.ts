@@ -1,0 +1,194 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BoundedIdSet } from './bounded-id-set';
+import { BoundedMap } from './bounded-map';
+import { logEntries } from './log-selectors';
+import { pendingProposals } from './proposal-selectors';
+import { RingBuffer } from './ring-buffer';
+import { startClock } from './space-clock';
+import { awaitingMyAck, participantList } from './space-selectors';
+import { createSpaceStore } from './space-store';
+import type { StoreEnvelope } from './store-envelope';
+import { KINDS } from '../protocol';
+import { env, fulfilment, proposal, response, status, T0, welcome } from './testing';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(T0);
+});
+afterEach(() => vi.useRealTimers());
+
+const session: StoreEnvelope[] = [
+  welcome('human', ['agent-1', 'fs']),
+  proposal('p-1', 'agent-1', 'fs', 'write_file', { path: 'a' }, 10),
+  proposal('p-2', 'agent-1', 'fs', 'write_file', { path: 'b' }, 20),
+  fulfilment('f-1', 'orchestrator', 'fs', 'p-1', 'write_file', { path: 'a' }, 30),
+  response('r-1', 'fs', 'orchestrator', 'f-1', { result: { content: [] } }, 40),
+  env({ id: 'c-1', at: 50, from: 'agent-1', to: ['human'], kind: 'chat', payload: { text: 'ok?' } }),
+  env({ id: 'rs', at: 60, from: 'agent-1', kind: 'reasoning/start', payload: { message: 'thinking' } }),
+  env({ id: 'rt', at: 70, from: 'agent-1', kind: 'reasoning/thought', context: 'rs', payload: { message: 'step' } }),
+  status('st', 'agent-1', { tokens: 100, max_tokens: 1000 }, 80),
+];
+
+describe('createSpaceStore', () => {
+  it('is idempotent: a catch-up replaying envelopes already seen changes nothing and notifies nobody', () => {
+    const store = createSpaceStore({ me: 'human' });
+    store.getState().ingestMany(session);
+    const before = store.getState();
+    const listener = vi.fn();
+    store.subscribe(listener);
+
+    store.getState().ingestMany(session); // reconnect catch-up from history
+    for (const e of session) store.getState().ingest(e);
+    expect(listener).not.toHaveBeenCalled();
+    expect(store.getState()).toBe(before);
+    expect(before.reasoning.byId.get('rs')!.thoughts).toHaveLength(1);
+    expect(before.chat.messages.size).toBe(1);
+    expect(before.telemetry.byParticipant.get('agent-1')!.samples).toHaveLength(1);
+    expect(before.log.total).toBe(session.length);
+
+    // Only what is new is applied.
+    store.getState().ingestMany([...session, env({ id: 'rt-2', at: 90, from: 'agent-1', kind: 'reasoning/thought', context: 'rs', payload: { message: 'step 2' } })]);
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(store.getState().reasoning.byId.get('rs')!.thoughts).toHaveLength(2);
+    expect(store.getState().log.total).toBe(session.length + 1);
+  });
+
+  it('ignores things that are not envelopes', () => {
+    const store = createSpaceStore();
+    const before = store.getState();
+    store.getState().ingest({ kind: 'chat', from: 'x' } as unknown as StoreEnvelope);
+    store.getState().ingest(null as unknown as StoreEnvelope);
+    expect(store.getState()).toBe(before);
+  });
+
+  it('survives malformed payloads of every kind and garbage stream frames (spec §4.3: parse defensively)', () => {
+    const store = createSpaceStore({ me: 'human' });
+    store.getState().ingestMany(session);
+    const junk: unknown[] = [undefined, null, 42, 'text', [], {}, { you: 'x', participants: 'y', participant: 7, capabilities: {}, tools: 3 }];
+    let n = 0;
+    for (const kind of KINDS) {
+      for (const payload of junk) {
+        const e = env({ id: `junk-${n++}`, from: 'agent-1', to: ['human'], kind, correlation_id: ['p-2', 'f-1', 'rs', 'c-1'], context: 'rs', payload });
+        expect(() => store.getState().ingest(e)).not.toThrow();
+      }
+    }
+    expect(() => store.getState().ingestStreamData('unknown', '{"broken')).not.toThrow();
+    expect(store.getState().log.total).toBe(session.length + n);
+  });
+
+  it('tracks the connection: transport status, then ready on my welcome', () => {
+    const store = createSpaceStore();
+    store.getState().setConnection('connecting');
+    store.getState().setConnection('connected');
+    expect(store.getState().connection).toMatchObject({ status: 'connected', since: T0 });
+    vi.advanceTimersByTime(50);
+    store.getState().ingest(welcome('human', ['agent-1']));
+    expect(store.getState().connection).toMatchObject({ status: 'ready', me: 'human', since: T0 + 50, welcomeId: 'welcome-human-0' });
+    store.getState().setConnection('disconnected', 'socket closed (1006)');
+    expect(store.getState().connection).toMatchObject({ status: 'disconnected', detail: 'socket closed (1006)', me: 'human' });
+  });
+
+  it('keeps selector results identical across reads until the slice changes (safe for useStore)', () => {
+    const store = createSpaceStore({ me: 'human' });
+    store.getState().ingestMany(session);
+    const queue = pendingProposals(store.getState());
+    const rail = participantList(store.getState());
+    const acks = awaitingMyAck(store.getState());
+    store.getState().ingest(env({ id: 'c-2', at: 90, from: 'agent-1', kind: 'chat', payload: { text: 'broadcast' } }));
+    expect(pendingProposals(store.getState())).toBe(queue);
+    expect(awaitingMyAck(store.getState())).toBe(acks);
+    expect(participantList(store.getState())).toBe(rail);
+    expect(queue.map((p) => p.id)).toEqual(['p-2']);
+    // A status updates the participant's snapshot, so the rail changes.
+    store.getState().ingest(status('st-2', 'agent-1', { tokens: 200, max_tokens: 1000 }, 95));
+    expect(participantList(store.getState())).not.toBe(rail);
+    expect(pendingProposals(store.getState())).toBe(queue);
+  });
+
+  it('expires proposals on the clock (startClock), and stops when asked', () => {
+    const store = createSpaceStore({ me: 'human', proposalTimeoutMs: 10_000 });
+    const stop = startClock(store, 1_000);
+    store.getState().ingest(proposal('p', 'agent-1', 'fs', 'rm', {}, 0));
+    vi.advanceTimersByTime(9_000);
+    expect(store.getState().proposals.byId.get('p')!.state).toBe('pending');
+    expect(store.getState().clock).toBe(T0 + 9_000);
+    vi.advanceTimersByTime(1_000);
+    expect(store.getState().proposals.byId.get('p')!.state).toBe('expired');
+    stop();
+    vi.advanceTimersByTime(5_000);
+    expect(store.getState().clock).toBe(T0 + 10_000);
+  });
+
+  it('stays cheap when a runaway agent floods pending proposals and live reasoning past their caps (never dropped)', () => {
+    const store = createSpaceStore({ me: 'human', proposalCap: 100, reasoningThreadsCap: 100 });
+    const started = performance.now();
+    const flood: StoreEnvelope[] = [];
+    for (let i = 0; i < 3_000; i++) {
+      flood.push(proposal(`p-${i}`, 'runaway', 'fs', 'rm', { i }, i));
+      flood.push(env({ id: `r-${i}`, at: i, from: 'runaway', kind: 'reasoning/start', payload: {} }));
+    }
+    store.getState().ingestMany(flood);
+    expect(store.getState().proposals.byId.size).toBe(3_000);
+    expect(store.getState().reasoning.byId.size).toBe(3_000);
+    // Once they settle, the cap applies again at the next insertion past the threshold.
+    store.getState().ingestMany(Array.from({ length: 3_000 }, (_, i) => env({ id: `w-${i}`, at: 5_000, from: 'runaway', kind: 'mcp/withdraw', correlation_id: [`p-${i}`] })));
+    store.getState().ingestMany(Array.from({ length: 400 }, (_, i) => proposal(`q-${i}`, 'runaway', 'fs', 'rm', {}, 6_000 + i)));
+    expect(store.getState().proposals.byId.size).toBeLessThanOrEqual(400 + 10);
+    expect(pendingProposals(store.getState())).toHaveLength(400);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('takes 500 envelopes per second cheaply: 20 000 envelopes through a 5 000-entry log', () => {
+    const store = createSpaceStore({ me: 'human' });
+    const started = performance.now();
+    for (let i = 0; i < 20_000; i++) {
+      store.getState().ingest(env({ id: `m-${i}`, at: i, from: `agent-${i % 5}`, kind: i % 10 === 0 ? 'participant/status' : 'chat', payload: { text: `message ${i}`, tokens: i, max_tokens: 50_000, messages_in_context: i } }));
+    }
+    const elapsed = performance.now() - started;
+    expect(store.getState().log).toMatchObject({ size: 5_000, evicted: 15_000, total: 20_000 });
+    expect(logEntries(store.getState())[0].envelope.id).toBe('m-15000');
+    expect(store.getState().telemetry.byParticipant.get('agent-0')!.samples).toHaveLength(500);
+    expect(elapsed).toBeLessThan(5_000); // ~40 s of traffic at 500/s; typically well under a second
+  });
+});
+
+describe('bounded collections', () => {
+  it('evicts the oldest item and counts it; toArray is cached until the next change', () => {
+    const ring = new RingBuffer<number>(3);
+    expect(ring.push(1)).toBeUndefined();
+    ring.push(2);
+    ring.push(3);
+    expect(ring.push(4)).toBe(1);
+    expect(ring.toArray()).toEqual([2, 3, 4]);
+    expect(ring.toArray()).toBe(ring.toArray());
+    expect([ring.at(0), ring.at(-1), ring.last(), ring.at(3)]).toEqual([2, 4, 4, undefined]);
+    expect(ring.evicted).toBe(1);
+    ring.clear();
+    expect(ring.toArray()).toEqual([]);
+    expect(() => new RingBuffer(0)).toThrow(RangeError);
+  });
+
+  it('BoundedMap evicts in insertion order, reports evictions, and skips keys deleted explicitly', () => {
+    const evicted: string[] = [];
+    const map = new BoundedMap<string, number>(3, (key) => evicted.push(key));
+    for (const key of ['a', 'b', 'c']) map.set(key, 1);
+    map.delete('a');
+    map.set('d', 1);
+    expect([...map.keys()]).toEqual(['b', 'c', 'd']);
+    map.set('b', 2); // an update is not an insertion
+    map.set('e', 1);
+    expect([...map.keys()]).toEqual(['c', 'd', 'e']);
+    expect(evicted).toEqual(['b']);
+    for (let i = 0; i < 10_000; i++) map.set(`k-${i}`, i);
+    expect(map.size).toBe(3);
+  });
+
+  it('forgets the oldest id once full', () => {
+    const ids = new BoundedIdSet(2);
+    expect(ids.add('a')).toBe(true);
+    expect(ids.add('a')).toBe(false);
+    ids.add('b');
+    ids.add('c');
+    expect([ids.has('a'), ids.has('b'), ids.has('c'), ids.size]).toEqual([false, true, true, 2]);
+  });
+});

@@ -1,0 +1,63 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { applyConnection, applyEnvelope, applyEnvelopes, applyStreamData, applyTick } from './apply-envelope';
+import type { ConnectionStatus } from './connection-slice';
+import type { ErrorNotice } from './errors-slice';
+import { createSpaceState, type SpaceState } from './space-state';
+import type { SpaceStoreOptions } from './store-defaults';
+import type { StoreEnvelope } from './store-envelope';
+
+/** What the control room does to its store; everything else is read through selectors. */
+export interface SpaceActions {
+  /** Applies one received envelope (idempotent by envelope id). */
+  ingest(envelope: StoreEnvelope): void;
+  /** Applies a batch (history catch-up) with a single notification; envelopes already seen change nothing. */
+  ingestMany(envelopes: Iterable<StoreEnvelope>): void;
+  /** Applies a raw stream frame (the SDK's `stream/data` event: `{streamId, data}`). */
+  ingestStreamData(streamId: string, data: string | Uint8Array): void;
+  /** Records the transport's status (the SDK client's `status` event); a welcome for me sets `ready` by itself. */
+  setConnection(status: ConnectionStatus, detail?: string): void;
+  /** Recomputes time-derived states (expiry, pause timeouts, staleness) at `now` (default: the store's clock). */
+  tick(now?: number): void;
+  /** Returns the queued errors and empties the queue, so each becomes a toast once. */
+  takeErrors(): readonly ErrorNotice[];
+}
+
+/** The store's state: the space state plus its actions. */
+export type SpaceStoreState = SpaceState & SpaceActions;
+
+/** A vanilla zustand store of one space's control-room state; React reads it with `useStore(store, selector)`. */
+export type SpaceStore = StoreApi<SpaceStoreState>;
+
+/**
+ * Creates the control-room store for one space. Framework-free (zustand/vanilla) and browser-safe.
+ *
+ * @example
+ * const store = createSpaceStore({ me: 'human' });
+ * client.on('message', (env) => store.getState().ingest(env));
+ * client.on('status', ({ status }) => store.getState().setConnection(status));
+ * const stop = startClock(store);
+ * // in React: const queue = useStore(store, pendingProposals);
+ */
+export function createSpaceStore(options: SpaceStoreOptions = {}): SpaceStore {
+  const now = options.now ?? Date.now;
+  return createStore<SpaceStoreState>()((set, get) => {
+    // Only notify when something changed: an ignored or duplicate envelope must not re-render anything.
+    const update = (next: SpaceStoreState) => {
+      if (next !== get()) set(next, true);
+    };
+    return {
+      ...createSpaceState(options, now()),
+      ingest: (envelope) => update(applyEnvelope(get(), envelope, now())),
+      ingestMany: (envelopes) => update(applyEnvelopes(get(), envelopes, now())),
+      ingestStreamData: (streamId, data) => update(applyStreamData(get(), streamId, data, now())),
+      setConnection: (status, detail) => update(applyConnection(get(), status, detail, now())),
+      tick: (at) => update(applyTick(get(), at ?? now())),
+      takeErrors: () => {
+        const state = get();
+        const { queue } = state.errors;
+        if (queue.length > 0) set({ errors: { ...state.errors, queue: [] } });
+        return queue;
+      },
+    };
+  });
+}
