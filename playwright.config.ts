@@ -31,6 +31,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       MEW_DATA_DIR: DATA_DIR,
       MEW_SPACE_CONFIG: 'lib/demo/demo-space.yaml,e2e/e2e-space.yaml',
+      MEW_DEMO_PACE_MS: '3000',
       NEXT_TELEMETRY_DISABLED: '1',
       ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
     },

@@ -1,0 +1,116 @@
+'use client';
+
+import { Command } from 'cmdk';
+import { useState } from 'react';
+import { useHotkeys } from 'react-hotkeys-hook';
+import { toast } from 'sonner';
+import { forgetToken } from '@/components/session/session-token';
+import { useSpace, useSpaceSession } from '@/components/session/space-session';
+import { participantList, pendingProposals, reasoningThreads } from '@/lib/store';
+
+/** Scrolls to and focuses a proposal's card (the queue marks each with `data-proposal-id`). */
+function jumpToProposal(id: string): void {
+  const card = document.querySelector<HTMLElement>(`[data-proposal-id="${CSS.escape(id)}"]`);
+  card?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  card?.focus();
+}
+
+/**
+ * Ctrl/⌘+K: everything an operator does often, by name — jump to a proposal, pause, resume or ask any
+ * participant for its status, cancel live reasoning, sign out. Actions go out as envelopes like the buttons do.
+ */
+export function CommandPalette() {
+  const { participant, space } = useSpaceSession();
+  const [open, setOpen] = useState(false);
+  const me = useSpace((s) => s.connection.me);
+  const participants = useSpace(participantList);
+  const pending = useSpace(pendingProposals);
+  const live = useSpace((s) => reasoningThreads(s, { state: 'live' }));
+
+  useHotkeys('mod+k', (event) => {
+    event.preventDefault();
+    setOpen((o) => !o);
+  }, { enableOnFormTags: true });
+
+  function run(label: string, action: () => void) {
+    setOpen(false);
+    try {
+      action();
+    } catch (e) {
+      toast.error(`${label} failed`, { description: (e as Error).message });
+    }
+  }
+
+  const control = (kind: 'participant/pause' | 'participant/resume', id: string) => () =>
+    participant.send({ kind, to: [id], payload: {} });
+  const others = participants.filter((p) => p.id !== me && p.online);
+
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        className="ml-auto rounded border border-slate-700 px-2 py-1 text-xs text-slate-300 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+      >
+        Commands <kbd className="ml-1 text-slate-500">Ctrl K</kbd>
+      </button>
+      <Command.Dialog
+        open={open}
+        onOpenChange={setOpen}
+        label="Command palette"
+        overlayClassName="fixed inset-0 z-50 bg-black/60"
+        contentClassName="fixed left-1/2 top-[12vh] z-50 w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 overflow-hidden rounded-lg border border-slate-700 bg-slate-900 shadow-2xl"
+      >
+        <Command.Input autoFocus placeholder="Type a command or a participant…" className="w-full border-b border-slate-800 bg-transparent px-3 py-2.5 text-sm outline-none placeholder:text-slate-500" />
+        <Command.List className="max-h-80 overflow-y-auto p-1 text-sm">
+          <Command.Empty className="px-3 py-2 text-slate-500">No matching command.</Command.Empty>
+          {pending.length > 0 && (
+            <Command.Group heading="Pending proposals" className="px-1 text-xs text-slate-500">
+              {pending.map((p) => (
+                <Command.Item key={p.id} value={`proposal ${p.proposer} ${p.toolName ?? p.method} ${p.id}`} onSelect={() => run('Jump', () => jumpToProposal(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+                  Jump to {p.proposer}’s {p.toolName ?? p.method}
+                </Command.Item>
+              ))}
+            </Command.Group>
+          )}
+          <Command.Group heading="Participants" className="px-1 text-xs text-slate-500">
+            {others.flatMap((p) => [
+              <Command.Item key={`pause-${p.id}`} value={`pause ${p.id}`} onSelect={() => run(`Pause ${p.id}`, control('participant/pause', p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+                Pause {p.id}
+              </Command.Item>,
+              <Command.Item key={`resume-${p.id}`} value={`resume ${p.id}`} onSelect={() => run(`Resume ${p.id}`, control('participant/resume', p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+                Resume {p.id}
+              </Command.Item>,
+              <Command.Item key={`status-${p.id}`} value={`request status ${p.id}`} onSelect={() => run(`Status of ${p.id}`, () => participant.requestParticipantStatus(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+                Request status from {p.id}
+              </Command.Item>,
+            ])}
+          </Command.Group>
+          {live.length > 0 && (
+            <Command.Group heading="Live reasoning" className="px-1 text-xs text-slate-500">
+              {live.map((t) => (
+                <Command.Item
+                  key={t.id}
+                  value={`cancel reasoning ${t.from} ${t.id}`}
+                  onSelect={() =>
+                    run('Cancel reasoning', () =>
+                      participant.send({ kind: 'reasoning/cancel', to: [t.from], context: t.id, correlation_id: [t.id], payload: { reason: 'cancelled by human' } }),
+                    )
+                  }
+                  className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800"
+                >
+                  Cancel {t.from}’s reasoning
+                </Command.Item>
+              ))}
+            </Command.Group>
+          )}
+          <Command.Group heading="Session" className="px-1 text-xs text-slate-500">
+            <Command.Item value="sign out" onSelect={() => run('Sign out', () => { forgetToken(space); window.location.assign('/'); })} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+              Sign out of {space}
+            </Command.Item>
+          </Command.Group>
+        </Command.List>
+      </Command.Dialog>
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+'use client';
+
+import { Toaster } from 'sonner';
+import { useSpace, useSpaceSession } from '@/components/session/space-session';
+import { ParticipantsRail } from '@/components/participants/participants-rail';
+import { ProposalQueue } from '@/components/proposals/proposal-queue';
+import { ChatPanel } from '@/components/watch/chat-panel';
+import { EnvelopeLog } from '@/components/watch/envelope-log';
+import { ErrorToasts } from '@/components/watch/error-toasts';
+import { ReasoningPanel } from '@/components/watch/reasoning-panel';
+import { TelemetryPanel } from '@/components/watch/telemetry-panel';
+import { CommandPalette } from './command-palette';
+import { ConnectionBadge } from './connection-badge';
+
+/**
+ * One screen per space: participants rail · proposal queue and reasoning · telemetry and chat, with the
+ * envelope log below. Columns collapse to one on narrow screens, in order of urgency (proposals first).
+ */
+export function ControlRoom() {
+  const { space } = useSpaceSession();
+  const me = useSpace((s) => s.connection.me);
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="flex flex-wrap items-center gap-3 border-b border-slate-800 px-4 py-2">
+        <h1 className="text-base font-semibold">
+          MEW Dashboard <span className="font-normal text-slate-400">· {space}</span>
+        </h1>
+        <ConnectionBadge />
+        {me && <span className="text-xs text-slate-400">signed in as <span className="font-mono text-slate-200">{me}</span></span>}
+        <CommandPalette />
+      </header>
+      <main className="grid flex-1 grid-cols-1 gap-3 p-3 lg:grid-cols-[17rem_minmax(0,1fr)] xl:grid-cols-[17rem_minmax(0,1fr)_24rem]">
+        <div className="order-2 lg:order-1">
+          <ParticipantsRail />
+        </div>
+        <div className="order-1 flex min-w-0 flex-col gap-3 lg:order-2">
+          <ProposalQueue />
+          <ReasoningPanel />
+        </div>
+        <div className="order-3 flex min-w-0 flex-col gap-3 lg:col-span-2 xl:col-span-1">
+          <TelemetryPanel />
+          <ChatPanel />
+        </div>
+        <div className="order-4 min-w-0 lg:col-span-2 xl:col-span-3">
+          <EnvelopeLog />
+        </div>
+      </main>
+      <ErrorToasts />
+      <Toaster theme="dark" position="bottom-right" richColors closeButton />
+    </div>
+  );
+}

@@ -1,0 +1,57 @@
+'use client';
+
+import { useSpace } from '@/components/session/space-session';
+import { telemetryOf, type GaugeLevel } from '@/lib/store';
+
+const LEVEL: Record<GaugeLevel, { bar: string; text: string; word: string }> = {
+  green: { bar: 'bg-emerald-500', text: 'text-emerald-300', word: 'ok' },
+  amber: { bar: 'bg-amber-400', text: 'text-amber-300', word: 'high' },
+  red: { bar: 'bg-red-500', text: 'text-red-300', word: 'critical' },
+};
+
+const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+const full = new Intl.NumberFormat('en');
+
+/**
+ * A participant's context window usage from its latest `participant/status` (tokens / max_tokens): green below
+ * 70 %, amber below 90 %, red above, as a `meter` whose text also names the level (colour is never the only cue).
+ */
+export function ContextGauge({ participant }: { participant: string }) {
+  const gauge = useSpace((s) => telemetryOf(s, participant)?.gauge);
+  const stale = useSpace((s) => telemetryOf(s, participant)?.stale ?? false);
+  const messages = useSpace((s) => {
+    const value = telemetryOf(s, participant)?.latest.payload.messages_in_context;
+    return typeof value === 'number' ? value : undefined;
+  });
+
+  if (!gauge) return <p className="text-xs text-slate-500">No context report yet</p>;
+  const percent = Math.round(gauge.ratio * 100);
+  const level = LEVEL[gauge.level];
+  const text = `${full.format(gauge.tokens)} of ${full.format(gauge.maxTokens)} tokens, ${percent}% (${level.word})`;
+  return (
+    <div className={`flex flex-col gap-1 ${stale ? 'opacity-60' : ''}`}>
+      <div
+        role="meter"
+        aria-label={`Context usage of ${participant}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={text}
+        data-level={gauge.level}
+        className="h-1.5 w-full overflow-hidden rounded-full bg-slate-800"
+      >
+        <div className={`h-full rounded-full ${level.bar}`} style={{ width: `${Math.min(100, percent)}%` }} />
+      </div>
+      <p className="flex flex-wrap items-baseline gap-x-2 text-xs text-slate-400">
+        <span className={`font-medium ${level.text}`}>
+          {percent}% · {level.word}
+        </span>
+        <span title={`${full.format(gauge.tokens)} / ${full.format(gauge.maxTokens)} tokens`}>
+          {compact.format(gauge.tokens)} / {compact.format(gauge.maxTokens)} tokens
+        </span>
+        {messages !== undefined && <span>{messages} msgs</span>}
+        {stale && <span className="text-amber-300">stale</span>}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+'use client';
+
+import { memo, useMemo, useState } from 'react';
+import { useSpace, useSpaceSession } from '@/components/session/space-session';
+import { participantById, type ParticipantState } from '@/lib/store';
+import { CapabilityEditor } from './capability-editor';
+import { CapabilitySummaryView } from './capability-summary';
+import { ContextGauge } from './context-gauge';
+import { ControlStatus } from './control-status';
+import { BUTTON } from './dialog';
+import { summarizeCapabilities } from './effective-capabilities';
+import { ParticipantControls } from './participant-controls';
+import { usePatternRevocations } from './pattern-revocations';
+import { RelativeTime } from './relative-time';
+
+/** Whether I may change anyone's capabilities at all (the editor checks each concrete grant again). */
+function useMayEditCapabilities(recipient: string): boolean {
+  const { participant } = useSpaceSession();
+  const mine = useSpace((s) => s.connection.capabilities);
+  return useMemo(() => {
+    void mine; // re-asked after each welcome that changes my capabilities
+    const sample = { recipient, capabilities: [{ kind: 'chat' }] };
+    return participant.canSend('capability/grant', sample) || participant.canSend('capability/revoke', sample);
+  }, [participant, mine, recipient]);
+}
+
+/** One participant: presence, badges, context gauge, capabilities, the controls menu and their outcome. */
+export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: string; me: boolean }) {
+  const p = useSpace((s) => participantById(s, id));
+  // The grants slice changes only on grant/revoke/ack envelopes, so filtering here is not per-envelope work.
+  const allGrants = useSpace((s) => s.grants);
+  const grants = useMemo(() => [...allGrants.byId.values()].filter((g) => g.recipient === id).sort((a, b) => a.at - b.at), [allGrants, id]);
+  const revocations = usePatternRevocations(id, p?.capabilities ?? []);
+  const summary = useMemo(() => summarizeCapabilities(p?.capabilities ?? [], grants, revocations), [p?.capabilities, grants, revocations]);
+  const mayEdit = useMayEditCapabilities(id);
+  const [editing, setEditing] = useState(false);
+  const [pending, setPending] = useState<{ id: string; label: string }>();
+
+  if (!p) return null;
+  const headingId = `rail-participant-${id}`;
+  return (
+    <article
+      aria-labelledby={headingId}
+      className={`flex flex-col gap-2 rounded-md border p-2.5 ${p.online ? 'border-slate-700 bg-slate-900/60' : 'border-slate-800 bg-slate-950 text-slate-400'}`}
+    >
+      <header className="flex flex-wrap items-center gap-x-2 gap-y-1">
+        <span aria-hidden="true" className={`h-2 w-2 shrink-0 rounded-full ${p.online ? 'bg-emerald-400' : 'bg-slate-600'}`} />
+        {/* grows from its content width, so a long id pushes the buttons onto their own line instead of being cut */}
+        <h3 id={headingId} className={`min-w-0 grow break-all font-mono text-sm ${p.online ? 'text-slate-100' : 'text-slate-400'}`}>
+          {id}
+          {me && <span className="font-sans text-xs text-slate-500"> (you)</span>}
+        </h3>
+        <div className="ml-auto flex items-center gap-1">
+          {mayEdit && !me && (
+            <button type="button" onClick={() => setEditing(true)} aria-label={`Capabilities of ${id}`} className={BUTTON.small}>
+              Capabilities
+            </button>
+          )}
+          {!me && <ParticipantControls participant={p} onSent={(sentId, label) => setPending({ id: sentId, label })} />}
+        </div>
+      </header>
+
+      <Presence p={p} />
+      <Badges p={p} />
+      {p.online && <ContextGauge participant={id} />}
+      <CapabilitySummaryView summary={summary} />
+      <ControlStatus control={p.lastControl} pending={pending} />
+      {mayEdit && !me && <CapabilityEditor recipient={id} summary={summary} open={editing} onClose={() => setEditing(false)} />}
+    </article>
+  );
+});
+
+function Presence({ p }: { p: ParticipantState }) {
+  if (p.online) {
+    return (
+      <p className="text-xs text-slate-400">
+        <span className="text-emerald-300">Online</span>
+        {p.joinedAt !== undefined ? (
+          <>
+            {' '}
+            · joined <RelativeTime at={p.joinedAt} />
+          </>
+        ) : (
+          ' · joined before you'
+        )}
+      </p>
+    );
+  }
+  const seen = p.leftAt ?? p.lastSeen;
+  if (seen === undefined && p.invited) {
+    return (
+      <p className="text-xs text-slate-500">
+        Invited by {p.invited.by} <RelativeTime at={p.invited.at} /> · not joined yet
+      </p>
+    );
+  }
+  return (
+    <p className="text-xs text-slate-500">
+      Offline{seen !== undefined && (
+        <>
+          {' '}
+          · last seen <RelativeTime at={seen} />
+        </>
+      )}
+    </p>
+  );
+}
+
+const BADGE = 'rounded px-1.5 py-0.5 text-[11px] font-medium';
+
+function Badges({ p }: { p: ParticipantState }) {
+  const badges = [];
+  if (p.paused) {
+    badges.push(
+      <span key="paused" className={`${BADGE} bg-amber-900/60 text-amber-200`} title={p.paused.reason ? `Reason: ${p.paused.reason}` : undefined}>
+        Paused
+        <span className="font-normal">
+          {' '}
+          by {p.paused.by}
+          {p.paused.until !== undefined && <> until {new Date(p.paused.until).toLocaleTimeString()}</>}
+        </span>
+      </span>,
+    );
+  }
+  if (p.shutdown) badges.push(<span key="shutdown" className={`${BADGE} bg-red-900/60 text-red-200`}>Shut down</span>);
+  if (p.kicked && !p.online) badges.push(<span key="kicked" className={`${BADGE} bg-red-900/60 text-red-200`}>Kicked by {p.kicked.by}</span>);
+  if (badges.length === 0) return null;
+  return <div className="flex flex-wrap gap-1">{badges}</div>;
+}

@@ -1,0 +1,132 @@
+'use client';
+
+import { useId, useMemo, useState } from 'react';
+import { validateJsonSchema, type JsonSchema, type SchemaIssue } from '@/lib/sdk/json-schema-validator';
+import type { Proposal } from '@/lib/store';
+import { buttonClass } from './button-styles';
+import { isRecordValue } from './json-value';
+import { ModalDialog } from './modal-dialog';
+import { prettyJson } from './proposal-content';
+import { TextDiff } from './text-diff';
+
+type Check = { ok: true; value: unknown } | { ok: false; problems: string[] };
+
+const formatPath = (root: string, path: SchemaIssue['path']) =>
+  path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : `${out}.${part}`), root);
+
+function check(text: string, schema: JsonSchema | undefined, root: string, isToolCall: boolean): Check {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problems: [`Invalid JSON: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  // MCP: tool arguments are an object; JSON-RPC params an object or an array.
+  if (isToolCall ? !isRecordValue(value) : typeof value !== 'object' || value === null) {
+    return { ok: false, problems: [`${root} must be a JSON ${isToolCall ? 'object' : 'object or array'}`] };
+  }
+  if (!schema) return { ok: true, value };
+  const issues = validateJsonSchema(schema, value);
+  return issues.length === 0 ? { ok: true, value } : { ok: false, problems: issues.map((i) => `${formatPath(root, i.path)} ${i.message}`) };
+}
+
+/**
+ * Edit-then-approve: the arguments as JSON, checked on every keystroke (syntax, then the tool's `inputSchema` with
+ * the SDK's validator); approving is impossible while anything is wrong, and the reason is on screen.
+ */
+export function EditDialog({
+  proposal,
+  inputSchema,
+  onCancel,
+  onApprove,
+}: {
+  proposal: Proposal;
+  inputSchema: unknown;
+  onCancel: () => void;
+  /** Receives the edited `params` to send. */
+  onApprove: (params: unknown) => void;
+}) {
+  const isToolCall = proposal.method === 'tools/call';
+  const original = isToolCall ? proposal.arguments ?? {} : proposal.params ?? {};
+  const originalText = useMemo(() => prettyJson(original), [original]);
+  const [text, setText] = useState(originalText);
+  const schema = isToolCall && isRecordValue(inputSchema) ? (inputSchema as JsonSchema) : undefined;
+  const root = isToolCall ? 'arguments' : 'params';
+  const result = useMemo(() => check(text, schema, root, isToolCall), [text, schema, root, isToolCall]);
+  const fieldId = useId();
+  const problemsId = useId();
+  const name = proposal.toolName ?? proposal.method;
+
+  const submit = () => {
+    if (!result.ok) return;
+    onApprove(isToolCall ? { ...(isRecordValue(proposal.params) ? proposal.params : {}), name: proposal.toolName, arguments: result.value } : result.value);
+  };
+
+  return (
+    <ModalDialog
+      wide
+      title={`Edit then approve: ${name}`}
+      description={
+        <>
+          Proposed by <span className="font-mono">{proposal.proposer}</span> for <span className="font-mono">{proposal.target ?? 'anyone'}</span>.{' '}
+          {schema ? `Checked against ${name}'s inputSchema as you type.` : isToolCall ? `${proposal.target ?? 'The target'} declared no inputSchema for ${name}: only the JSON is checked.` : ''}
+        </>
+      }
+      onClose={onCancel}
+    >
+      <form
+        className="flex flex-col gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <label htmlFor={fieldId} className="text-sm font-medium text-slate-200">
+          {isToolCall ? 'Arguments' : 'Params'} (JSON)
+        </label>
+        <textarea
+          id={fieldId}
+          data-autofocus
+          value={text}
+          spellCheck={false}
+          rows={Math.min(18, Math.max(6, text.split('\n').length + 1))}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+              event.preventDefault();
+              submit();
+            }
+          }}
+          aria-invalid={!result.ok}
+          aria-describedby={problemsId}
+          className="w-full rounded border border-slate-700 bg-slate-900 p-2 font-mono text-xs leading-5 text-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 aria-[invalid=true]:border-red-700"
+        />
+        <div id={problemsId} aria-live="polite" className="text-xs">
+          {result.ok ? (
+            <p className="text-emerald-300">{schema ? 'Valid against the tool’s inputSchema.' : 'Valid JSON.'}</p>
+          ) : (
+            <ul className="flex flex-col gap-0.5 text-red-300">
+              {result.problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+        {result.ok && text !== originalText && <TextDiff before={originalText} after={prettyJson(result.value)} label="Your changes" />}
+        <div className="flex flex-wrap justify-end gap-2">
+          {text !== originalText && (
+            <button type="button" className={`${buttonClass.base} ${buttonClass.neutral}`} onClick={() => setText(originalText)}>
+              Reset
+            </button>
+          )}
+          <button type="button" className={`${buttonClass.base} ${buttonClass.neutral}`} onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" disabled={!result.ok} className={`${buttonClass.base} ${buttonClass.approve}`} title="Ctrl+Enter">
+            Approve with edits
+          </button>
+        </div>
+      </form>
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,40 @@
+'use client';
+
+import { buttonClass } from './button-styles';
+import { ModalDialog } from './modal-dialog';
+
+const SHORTCUTS = [
+  ['j', 'Select the next proposal'],
+  ['k', 'Select the previous proposal'],
+  ['a', 'Approve the selected proposal'],
+  ['e', 'Edit its arguments, then approve'],
+  ['r', 'Reject it with a reason'],
+  ['g', 'Always allow: approve and grant the proposer this tool'],
+  ['x', 'Add it to / remove it from the batch selection'],
+  ['?', 'Show this help'],
+  ['Esc', 'Close a dialog'],
+  ['Ctrl+Enter', 'Send from a dialog’s text box'],
+] as const;
+
+/** The proposal queue's keyboard shortcuts. They never fire while typing or while a dialog is open. */
+export function HelpDialog({ onClose }: { onClose: () => void }) {
+  return (
+    <ModalDialog title="Keyboard shortcuts" description="They work anywhere on the page, except while typing in a field or with a dialog open." onClose={onClose}>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
+        {SHORTCUTS.map(([key, what]) => (
+          <div key={key} className="contents">
+            <dt>
+              <kbd className="rounded border border-slate-600 bg-slate-900 px-1.5 font-mono text-xs">{key}</kbd>
+            </dt>
+            <dd className="text-slate-300">{what}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="flex justify-end">
+        <button type="button" data-autofocus className={`${buttonClass.base} ${buttonClass.neutral}`} onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,160 @@
+'use client';
+
+import { memo, useId, useMemo } from 'react';
+import { useSpace, useSpaceSession } from '@/components/session/space-session';
+import type { Proposal } from '@/lib/store';
+import { buttonClass } from './button-styles';
+import { Kbd } from './kbd';
+import { Age, Countdown } from './proposal-clock';
+import { ProposalArguments } from './proposal-arguments';
+import { ProposalOutcome } from './proposal-outcome';
+import { RiskBadge } from './risk-badge';
+import { StatusBadge } from './status-badge';
+import { toolGrantFor } from './tool-grants';
+import { approveBlocker, grantBlocker } from './use-proposal-actions';
+
+// Pending cards carry their risk on the left edge, so a dangerous one stands out while scanning the queue.
+const ACCENT: Record<string, string> = { safe: 'border-l-emerald-600', moderate: 'border-l-amber-500', dangerous: 'border-l-red-600' };
+
+// A click on a card's own button runs its action, which may move the selection on; the bubbling click must not
+// select this card again.
+const isControl = (target: EventTarget) => target instanceof Element && target.closest('button, input') !== null;
+
+/** What a card asks its queue to do; the queue owns dialogs and selection. */
+export type CardAction = 'approve' | 'edit' | 'reject' | 'grant' | 'toggle';
+
+/**
+ * One proposal: who proposes what to whom, the tool's risk, its age and countdown, the exact arguments (or a diff),
+ * and either the decision buttons (pending) or what became of it.
+ */
+export const ProposalCard = memo(function ProposalCard({
+  proposal: p,
+  selected,
+  checked,
+  onSelect,
+  onAction,
+}: {
+  proposal: Proposal;
+  selected: boolean;
+  checked: boolean;
+  onSelect: (id: string) => void;
+  onAction: (action: CardAction, id: string) => void;
+}) {
+  const { participant, store } = useSpaceSession();
+  const me = useSpace((s) => s.connection.me);
+  const grant = useSpace((s) => toolGrantFor(s, p.proposer, p.toolName));
+  // What is possible depends on my capabilities and on who offers which tool: re-check only when those change.
+  const capabilities = useSpace((s) => s.connection.capabilities);
+  const tools = useSpace((s) => s.tools.version);
+  const titleId = useId();
+  const pending = p.state === 'pending';
+  const name = p.toolName ?? p.method;
+
+  const [approveWhy, grantWhy] = useMemo(() => {
+    if (!pending) return [undefined, undefined];
+    const state = store.getState();
+    return [approveBlocker(participant, state, p), grantBlocker(participant, state, p)];
+  }, [pending, participant, store, p, capabilities, tools, me]);
+  const grantTitle = grantWhy ? `Cannot always allow: ${grantWhy}` : `Approve, and let ${p.proposer} call ${name} directly from now on`;
+
+  return (
+    <article
+      aria-labelledby={titleId}
+      aria-current={selected ? 'true' : undefined}
+      data-proposal-id={p.id}
+      tabIndex={-1}
+      onFocus={() => onSelect(p.id)}
+      onClick={(event) => !isControl(event.target) && onSelect(p.id)}
+      className={`flex min-w-0 flex-col gap-2 rounded-lg border border-l-4 p-3 outline-none transition-colors ${
+        selected ? 'border-sky-600 bg-slate-900/80 ring-1 ring-sky-600' : 'border-slate-800 bg-slate-950 hover:border-slate-700'
+      } ${pending ? ACCENT[p.risk?.risk_level ?? ''] ?? 'border-l-slate-600' : 'border-l-slate-800'}`}
+    >
+      <header className="flex items-start gap-2">
+        {pending && (
+          <input
+            type="checkbox"
+            checked={checked}
+            onChange={() => onAction('toggle', p.id)}
+            aria-label={`Select ${name} from ${p.proposer} for a batch decision`}
+            className="mt-1 size-4 shrink-0 accent-sky-500 focus-visible:ring-2 focus-visible:ring-sky-400"
+          />
+        )}
+        <div className="min-w-0 flex-1">
+          <h3 id={titleId} className="truncate font-mono text-sm font-semibold text-slate-100">
+            {name}
+          </h3>
+          <p className="truncate text-xs text-slate-400">
+            <span className="sr-only">proposed by </span>
+            <span className="font-medium text-slate-200">{p.proposer}</span>
+            <span aria-hidden="true"> → </span>
+            <span className="sr-only"> to </span>
+            <span className="font-medium text-slate-200">{p.targets.length > 0 ? p.targets.join(', ') : 'anyone'}</span>
+            <span aria-hidden="true"> · </span>
+            <span className="font-mono">{p.method}</span>
+          </p>
+        </div>
+        <StatusBadge state={p.state} />
+      </header>
+
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-[11px] text-slate-400">
+        <RiskBadge risk={p.risk} />
+        <Age at={p.at} />
+        {pending && p.deadline !== undefined && <Countdown deadline={p.deadline} from={p.at} source={p.deadlineSource} />}
+        {grant && pending && <span className="text-sky-300">{p.proposer} is already always allowed to call {name}</span>}
+      </div>
+
+      {p.context && <p className="text-[11px] text-slate-500">context: {p.context}</p>}
+
+      {pending ? (
+        <ProposalArguments proposal={p} />
+      ) : (
+        <details className="text-xs">
+          <summary className="cursor-pointer text-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
+            {p.method === 'tools/call' ? 'Arguments' : 'Params'}
+          </summary>
+          <div className="mt-1.5">
+            <ProposalArguments proposal={p} />
+          </div>
+        </details>
+      )}
+
+      {!pending && <ProposalOutcome proposal={p} me={me} />}
+
+      {pending && (
+        <div className="flex flex-col gap-1">
+          <div className="flex flex-wrap gap-2" role="group" aria-label={`Decide on ${name}`}>
+            <button
+              type="button"
+              disabled={approveWhy !== undefined}
+              onClick={() => onAction('approve', p.id)}
+              className={`${buttonClass.base} ${buttonClass.approve}`}
+            >
+              Approve <Kbd>a</Kbd>
+            </button>
+            <button
+              type="button"
+              disabled={approveWhy !== undefined}
+              onClick={() => onAction('edit', p.id)}
+              className={`${buttonClass.base} ${buttonClass.neutral}`}
+            >
+              Edit then approve <Kbd>e</Kbd>
+            </button>
+            <button type="button" onClick={() => onAction('reject', p.id)} className={`${buttonClass.base} ${buttonClass.rejectOutline}`}>
+              Reject <Kbd>r</Kbd>
+            </button>
+            <button
+              type="button"
+              disabled={grantWhy !== undefined}
+              title={grantTitle}
+              onClick={() => onAction('grant', p.id)}
+              className={`${buttonClass.base} ${buttonClass.grant}`}
+            >
+              Always allow <Kbd>g</Kbd>
+            </button>
+          </div>
+          {approveWhy && <p className="text-xs text-amber-300">Cannot approve: {approveWhy}.</p>}
+        </div>
+      )}
+    </article>
+  );
+});

@@ -1,0 +1,59 @@
+'use client';
+
+import { useSpace } from '@/components/session/space-session';
+
+/** "12s", "4m", "2h": compact durations for ages. */
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  return h < 48 ? `${h}h` : `${Math.floor(h / 24)}d`;
+}
+
+/** "4:07" / "1:02:07" for countdowns. */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+// Only these leaf components subscribe to the store's clock, so a tick re-renders a few spans, not the cards.
+const useClock = () => useSpace((s) => s.clock);
+
+/** How long ago `at` was, moving with the store's clock. */
+export function Age({ at }: { at: number }) {
+  const now = useClock();
+  return (
+    <time dateTime={new Date(at).toISOString()} title={new Date(at).toLocaleString()} className="tabular-nums">
+      {formatAge(now - at)} ago
+    </time>
+  );
+}
+
+/**
+ * Time left before a pending proposal expires. The proposer's own timeout is prominent (amber, then red under
+ * 30 s); the dashboard's default deadline is shown muted, because nobody asked for it.
+ */
+export function Countdown({ deadline, from, source }: { deadline: number; from: number; source?: 'proposer' | 'default' }) {
+  const now = useClock();
+  // The clock ticks once a second, so right after arrival it may still read earlier than `from`.
+  const left = Math.min(deadline - now, deadline - from);
+  const text = formatCountdown(left);
+  if (source !== 'proposer') {
+    return (
+      <span className="tabular-nums text-slate-500" title="The dashboard marks undecided proposals expired after this long">
+        auto-expires in {text}
+      </span>
+    );
+  }
+  const tone = left < 30_000 ? 'bg-red-950 text-red-300 ring-red-800' : 'bg-amber-950 text-amber-300 ring-amber-800';
+  return (
+    <span className={`rounded px-1.5 py-px font-medium tabular-nums ring-1 ${tone}`} title="The proposer's timeout">
+      expires in {text}
+    </span>
+  );
+}

@@ -1,0 +1,82 @@
+'use client';
+
+import { memo, type ReactNode } from 'react';
+import type { Proposal } from '@/lib/store';
+import { JsonBlock } from './json-block';
+import { resultText } from './proposal-content';
+
+const who = (id: string, me: string | undefined) => (id === me ? `${id} (you)` : id);
+
+/** What became of a proposal: who approved or rejected it and why, the result or error, withdrawal, expiry. */
+export const ProposalOutcome = memo(function ProposalOutcome({ proposal: p, me }: { proposal: Proposal; me?: string }) {
+  const f = p.fulfilment;
+  const lines: ReactNode[] = [];
+
+  if (p.state === 'expired' || p.expiredAt !== undefined) {
+    lines.push(
+      <p key="expired" className="text-amber-300">
+        Expired {p.expiredAt ? `at ${new Date(p.expiredAt).toLocaleTimeString()}` : ''}: nobody decided before{' '}
+        {p.deadlineSource === 'proposer' ? "the proposer's timeout" : "the dashboard's deadline"}. It was not rejected.
+      </p>,
+    );
+  }
+  if (p.withdrawal) {
+    lines.push(
+      <p key="withdrawn" className="text-slate-300">
+        Withdrawn by {p.proposer}
+        {p.withdrawal.reason ? ` (${p.withdrawal.reason})` : ''}.
+      </p>,
+    );
+  }
+  for (const r of p.rejections) {
+    lines.push(
+      <div key={r.id} className="text-red-300">
+        <p>
+          Rejected by {who(r.by, me)}: <span className="font-mono">{r.reason ?? 'no reason given'}</span>
+        </p>
+        {r.explanation && <p className="mt-0.5 whitespace-pre-wrap text-slate-300">“{r.explanation.text}”</p>}
+      </div>,
+    );
+  }
+  if (f) {
+    lines.push(
+      <div key="fulfilled" className="flex flex-col gap-1 text-slate-300">
+        <p>
+          Approved by {who(f.by, me)}
+          {f.edited ? ' with edited arguments' : ''}
+          {p.fulfilments.length > 1 ? ` (also fulfilled by ${p.fulfilments.slice(1).map((x) => who(x.by, me)).join(', ')})` : ''}
+          {p.state === 'fulfilled' ? ' — waiting for the result…' : '.'}
+        </p>
+        {f.edited && (
+          <details className="text-xs">
+            <summary className="cursor-pointer text-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
+              What was sent instead
+            </summary>
+            <JsonBlock value={f.params} label="Params sent" />
+          </details>
+        )}
+      </div>,
+    );
+  }
+  if (p.outcome) {
+    const o = p.outcome;
+    const text = o.error ? `${o.error.message ?? 'error'}${o.error.code !== undefined ? ` (code ${o.error.code})` : ''}` : resultText(o.result);
+    lines.push(
+      <div key="outcome" className="flex flex-col gap-1">
+        <p className={o.isError ? 'text-red-300' : 'text-emerald-300'}>
+          {o.isError ? 'Failed' : 'Completed'} — result from {o.from}:
+        </p>
+        <pre
+          aria-label={o.isError ? 'Error' : 'Result'}
+          className={`max-h-48 overflow-auto rounded border p-2 font-mono text-xs whitespace-pre-wrap break-all ${
+            o.isError ? 'border-red-900 bg-red-950/40 text-red-200' : 'border-emerald-900 bg-emerald-950/30 text-emerald-100'
+          }`}
+        >
+          {text || '(empty result)'}
+        </pre>
+      </div>,
+    );
+  }
+  if (lines.length === 0) return null;
+  return <div className="flex flex-col gap-1.5 text-xs">{lines}</div>;
+});

@@ -1,0 +1,102 @@
+'use client';
+
+import { memo, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useSpace } from '@/components/session/space-session';
+import { chatMessages, type ChatMessage, type ChatReceipt } from '@/lib/store';
+import { clockTime } from './format-time';
+import { buttonClass } from './panel-frame';
+import { useStickyScroll } from './use-sticky-scroll';
+import { useThrottledSpace } from './use-throttled-space';
+
+/** The list grows up to this height, then scrolls. */
+const MAX_LIST_PX = 256;
+
+/** Chat bursts redraw a few times a second at most. */
+const CHAT_THROTTLE_MS = 150;
+
+function receiptText(receipt: ChatReceipt | undefined): { text: string; tone: string } | undefined {
+  if (!receipt) return undefined;
+  const acks = receipt.acks.map((a) => a.by);
+  const cancels = receipt.cancels.map((c) => (c.reason ? `${c.by} (${c.reason})` : c.by));
+  const parts = [];
+  if (acks.length > 0) parts.push(`acknowledged by ${[...new Set(acks)].join(', ')}`);
+  if (cancels.length > 0) parts.push(`cancelled by ${[...new Set(cancels)].join(', ')}`);
+  return parts.length > 0 ? { text: parts.join(' · '), tone: acks.length > 0 ? 'text-emerald-400' : 'text-slate-400' } : undefined;
+}
+
+const MessageRow = memo(function MessageRow({ message, me, receipt }: { message: ChatMessage; me?: string; receipt?: ChatReceipt }) {
+  const toMe = me !== undefined && message.to?.includes(me);
+  const status = message.to && message.to.length > 0 ? receiptText(receipt) : undefined;
+  return (
+    <div className={`border-l-2 px-2 py-1.5 ${toMe ? 'border-amber-500/70 bg-amber-950/10' : 'border-transparent'}`}>
+      <div className="flex flex-wrap items-baseline gap-x-2 text-xs">
+        <span className="font-mono font-medium text-slate-200">{message.from === me ? 'you' : message.from}</span>
+        <span className="text-slate-500">→ {message.to && message.to.length > 0 ? message.to.map((t) => (t === me ? 'you' : t)).join(', ') : 'everyone'}</span>
+        <time className="ml-auto text-slate-500" dateTime={new Date(message.at).toISOString()}>
+          {clockTime(message.at)}
+        </time>
+      </div>
+      {/* Rendered as text, never as HTML, whatever `format` says. */}
+      <p className="whitespace-pre-wrap break-words text-sm text-slate-100">{message.text}</p>
+      {status && <p className={`text-[11px] ${status.tone}`}>{status.text}</p>}
+    </div>
+  );
+});
+
+/** Every chat, oldest first, virtualised, following the newest unless the reader scrolled up. */
+export function ChatMessageList() {
+  const messages = useThrottledSpace(chatMessages, CHAT_THROTTLE_MS);
+  // Receipts live in a map updated in place; `ackVersion` says when it changed.
+  useSpace((s) => s.chat.ackVersion);
+  const receipts = useSpace((s) => s.chat.receipts);
+  const me = useSpace((s) => s.connection.me);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 52,
+    getItemKey: (i) => messages[i].id,
+    overscan: 6,
+  });
+  const totalSize = virtualizer.getTotalSize();
+  const { following, scrollProps, scrollToNewest } = useStickyScroll(scrollRef, `${messages.length}:${totalSize}`);
+
+  if (messages.length === 0) return <p className="text-xs text-slate-400">No messages yet.</p>;
+  return (
+    <div className="relative">
+      <div
+        ref={scrollRef}
+        {...scrollProps}
+        className="overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60"
+        // Grows with a short conversation, then scrolls.
+        style={{ height: Math.min(totalSize + 2, MAX_LIST_PX) }}
+      >
+        <div role="list" aria-label="Messages" className="relative w-full" style={{ height: totalSize }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const message = messages[item.index];
+            return (
+              <div
+                key={item.key}
+                role="listitem"
+                aria-setsize={messages.length}
+                aria-posinset={item.index + 1}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className="absolute left-0 top-0 w-full"
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <MessageRow message={message} me={me} receipt={receipts.get(message.id)} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {!following && (
+        <button type="button" onClick={scrollToNewest} className={`${buttonClass.secondary} absolute bottom-2 right-4 shadow-lg`}>
+          Jump to newest
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+'use client';
+
+import { memo, useEffect, useId, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { useSpaceSession } from '@/components/session/space-session';
+import type { ReasoningThread as Thread } from '@/lib/store';
+import { clockTime } from './format-time';
+import { LiveIndicator } from './live-indicator';
+import { buttonClass } from './panel-frame';
+import { useStickToBottom } from './use-stick-to-bottom';
+
+/** What a human's cancel says (spec §3.5.5: `reason` is deployment-defined). */
+const CANCEL_REASON = 'cancelled by human';
+
+/** The button says "Cancelling…" until the echo ends the thread, or this long if the gateway refused it. */
+const CANCEL_PENDING_MS = 5_000;
+
+function seconds(fromMs: number, toMs: number): string {
+  return `+${Math.max(0, (toMs - fromMs) / 1000).toFixed(1)} s`;
+}
+
+/**
+ * One reasoning sequence: collapsed to a header (who, why, live indicator or outcome, thought count) until opened;
+ * open, its thoughts arrive live (announced politely) with any stream output, then the conclusion or the cancel.
+ */
+export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, mayCancel }: { thread: Thread; mayCancel: boolean }) {
+  const { participant } = useSpaceSession();
+  const [open, setOpen] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const bodyId = useId();
+  const titleId = useId();
+  const thoughtsRef = useRef<HTMLOListElement>(null);
+  useStickToBottom(thoughtsRef, open ? thread.thoughts.length + thread.streamText.length : 0);
+
+  const live = thread.state === 'live';
+  useEffect(() => {
+    if (!cancelling) return;
+    const timer = setTimeout(() => setCancelling(false), CANCEL_PENDING_MS);
+    return () => clearTimeout(timer);
+  }, [cancelling]);
+
+  const cancel = () => {
+    setCancelling(true);
+    try {
+      participant.send({
+        kind: 'reasoning/cancel',
+        to: [thread.from],
+        context: thread.id,
+        correlation_id: [thread.id],
+        payload: { reason: CANCEL_REASON },
+      });
+    } catch (error) {
+      setCancelling(false);
+      toast.error('Could not cancel the reasoning', { description: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  const count = thread.thoughts.length + thread.droppedThoughts;
+  return (
+    <li className={`rounded-md border ${live ? 'border-sky-900/80 bg-sky-950/20' : 'border-slate-800 bg-slate-950/40'}`}>
+      <div className="flex flex-wrap items-center gap-2 p-2">
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => setOpen((o) => !o)}
+          className="flex min-w-0 flex-1 basis-56 items-start gap-2 rounded text-left focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+        >
+          <span aria-hidden="true" className={`mt-0.5 text-slate-500 transition-transform ${open ? 'rotate-90' : ''}`}>
+            ▸
+          </span>
+          <span className="min-w-0 flex-1">
+            <span className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+              <span className="font-mono text-xs text-slate-300">{thread.from}</span>
+              <span className="text-xs text-slate-400">
+                {count} {count === 1 ? 'thought' : 'thoughts'}
+              </span>
+              {live ? (
+                <LiveIndicator />
+              ) : thread.state === 'concluded' ? (
+                <span className="rounded-full bg-emerald-900/60 px-2 py-0.5 text-xs text-emerald-200">concluded</span>
+              ) : (
+                <span className="rounded-full bg-slate-800 px-2 py-0.5 text-xs text-slate-300">cancelled</span>
+              )}
+            </span>
+            <span id={titleId} className="line-clamp-2 break-words text-sm text-slate-100">
+              {thread.message || 'Reasoning'}
+            </span>
+          </span>
+        </button>
+        {live && mayCancel && (
+          <button type="button" className={buttonClass.danger} onClick={cancel} disabled={cancelling} aria-describedby={titleId}>
+            {cancelling ? 'Cancelling…' : 'Cancel reasoning'}
+          </button>
+        )}
+      </div>
+      {!open && (thread.conclusion || thread.cancel) && (
+        <p className="truncate px-2 pb-2 pl-7 text-xs text-slate-400">
+          {thread.conclusion ? `Conclusion: ${thread.conclusion.message}` : `Cancelled by ${thread.cancel?.by}${thread.cancel?.reason ? `: ${thread.cancel.reason}` : ''}`}
+        </p>
+      )}
+      {open && (
+        <div id={bodyId} className="flex flex-col gap-2 border-t border-slate-800 p-2 text-sm">
+          <p className="text-xs text-slate-400">
+            Started {clockTime(thread.startedAt)}
+            {thread.correlatedTo.length > 0 && <> · about <span className="font-mono">{thread.correlatedTo.join(', ')}</span></>}
+          </p>
+          {thread.droppedThoughts > 0 && <p className="text-xs text-slate-500">{thread.droppedThoughts} earlier thoughts dropped</p>}
+          <ol
+            ref={thoughtsRef}
+            aria-live={live ? 'polite' : 'off'}
+            aria-relevant="additions"
+            aria-label="Thoughts"
+            className="flex max-h-64 flex-col gap-1 overflow-y-auto"
+          >
+            {thread.thoughts.map((t) => (
+              <li key={t.id} className="flex gap-2">
+                <span className="w-14 shrink-0 pt-0.5 text-right font-mono text-[11px] text-slate-500">{seconds(thread.startedAt, t.at)}</span>
+                <span className="min-w-0 whitespace-pre-wrap break-words text-slate-200">{t.message}</span>
+              </li>
+            ))}
+            {thread.thoughts.length === 0 && live && <li className="text-xs text-slate-500">No thoughts yet.</li>}
+          </ol>
+          {thread.streamText && (
+            <div>
+              <p className="text-xs text-slate-400">Stream output</p>
+              <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-950 p-2 font-mono text-xs text-slate-300">
+                {thread.streamText}
+              </pre>
+            </div>
+          )}
+          {thread.conclusion && (
+            <p className="rounded border border-emerald-900 bg-emerald-950/40 p-2 text-emerald-100">
+              <span className="font-medium">Conclusion: </span>
+              <span className="whitespace-pre-wrap break-words">{thread.conclusion.message}</span>
+            </p>
+          )}
+          {thread.cancel && (
+            <p className="rounded border border-slate-700 bg-slate-900 p-2 text-slate-200">
+              <span className="font-medium">Cancelled by {thread.cancel.by}</span>
+              {thread.cancel.reason && <>: {thread.cancel.reason}</>}
+            </p>
+          )}
+        </div>
+      )}
+    </li>
+  );
+});

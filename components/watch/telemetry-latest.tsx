@@ -1,0 +1,62 @@
+'use client';
+
+import { memo } from 'react';
+import type { GaugeLevel, ParticipantTelemetry } from '@/lib/store';
+import { clockTime } from './format-time';
+import { ReportAge } from './report-age';
+import { fieldLabel, formatNumber } from './telemetry-fields';
+
+/** Tokens first, then the spec's other fields, then the rest in payload order (text fields like `status` last). */
+const FIRST = ['tokens', 'messages_in_context', 'latency_ms'];
+function rank([key, value]: [string, unknown]): number {
+  const i = FIRST.indexOf(key);
+  if (i >= 0) return i;
+  return typeof value === 'number' ? FIRST.length : FIRST.length + 1;
+}
+
+const LEVEL_TEXT: Record<GaugeLevel, string> = {
+  green: 'text-emerald-300',
+  amber: 'text-amber-300',
+  red: 'text-red-300',
+};
+
+/** The latest status as text: every field of the payload, tokens shown against the maximum with a percentage. */
+export const TelemetryLatest = memo(function TelemetryLatest({ telemetry }: { telemetry: ParticipantTelemetry }) {
+  const { latest, gauge, stale } = telemetry;
+  const entries = Object.entries(latest.payload)
+    .filter(([key, value]) => (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') && !(gauge && key === 'max_tokens'))
+    .sort((a, b) => rank(a) - rank(b));
+  return (
+    <div className="flex flex-col gap-1.5">
+      <p className="flex flex-wrap items-center gap-2 text-xs text-slate-400">
+        <span>
+          Latest report <time dateTime={new Date(latest.at).toISOString()}>{clockTime(latest.at)}</time> (<ReportAge at={latest.at} />)
+        </span>
+        {stale && (
+          <span className="rounded-full bg-amber-900/60 px-2 py-0.5 font-medium text-amber-200" title="No status report for over a minute">
+            stale
+          </span>
+        )}
+      </p>
+      <dl className={`grid grid-cols-2 gap-x-3 gap-y-1 text-xs sm:grid-cols-4 xl:grid-cols-2 ${stale ? 'opacity-70' : ''}`}>
+        {entries.map(([key, value]) => (
+          <div key={key} className="min-w-0">
+            <dt className="truncate text-slate-400">{fieldLabel(key)}</dt>
+            <dd className="truncate font-mono tabular-nums text-slate-100">
+              {key === 'tokens' && gauge ? (
+                <>
+                  {formatNumber(gauge.tokens)} / {formatNumber(gauge.maxTokens)}{' '}
+                  <span className={LEVEL_TEXT[gauge.level]}>({Math.round(gauge.ratio * 100)}%)</span>
+                </>
+              ) : typeof value === 'number' ? (
+                formatNumber(value)
+              ) : (
+                String(value)
+              )}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+});
