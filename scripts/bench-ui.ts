@@ -3,7 +3,9 @@
  * dashboard in Chromium, drives 500 envelopes/s for 30 s (chats, statuses, thoughts, and a proposal a second)
  * from scripted participants, clicks Approve on some proposals, then prints: main-thread long tasks (> 50 ms:
  * count, worst), JS heap after the run, proposal send → card visible, and Approve click → fulfilling envelope
- * received through the gateway. Numbers, not assertions. Options: BENCH_UI_SECONDS, BENCH_UI_RATE.
+ * received through the gateway. Numbers, not assertions. Options: BENCH_UI_SECONDS, BENCH_UI_RATE, and
+ * BENCH_UI_PROFILE=<file.cpuprofile> to record the page's main-thread CPU profile during the load (open it in
+ * Chrome DevTools) and print the functions with the most self time.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -46,6 +48,25 @@ function connect(url: string, id: string, onEnvelope: (e: Record<string, any>) =
     });
     ws.on('error', reject);
   });
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The functions with the most self time in a CPU profile, as a short table. */
+function printHotFunctions(profile: CpuProfile): void {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byNode.get(id)!.callFrame;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  console.log('hot functions (self ms):');
+  for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${ms.toFixed(0).padStart(7)}  ${key}`);
 }
 
 async function main() {
@@ -110,6 +131,11 @@ async function main() {
     await page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks.length = 0)); // page load is not the load test
 
     sockets.forEach((ws, i) => ws.send(JSON.stringify({ id: `bench-thread-${i}`, kind: 'reasoning/start', payload: { message: 'working through the backlog' } })));
+    const cdp = process.env.BENCH_UI_PROFILE ? await page.context().newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
     const sentAt = new Map<string, number>();
     let sent = 0;
     let n = 0;
@@ -152,6 +178,11 @@ async function main() {
     clearInterval(ticker);
     clearInterval(proposals);
     await new Promise((r) => setTimeout(r, 1500));
+    if (cdp) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(process.env.BENCH_UI_PROFILE!, JSON.stringify(profile));
+      printHotFunctions(profile);
+    }
 
     const result = await page.evaluate(() => {
       const w = window as unknown as { __longTasks: number[]; __seen: Record<string, number>; __clicks: Record<string, number> };
