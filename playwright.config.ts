@@ -2,7 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 /** E2E_PORT lets several runs share a machine (each with its own NEXT_DIST_DIR build). */
 const PORT = Number(process.env.E2E_PORT ?? 3200);
-const DATA_DIR = process.env.E2E_DATA_DIR ?? `test-results/e2e-data-${PORT}`;
+// Outside test-results/: Playwright empties that folder at start, possibly after the server has begun writing.
+const DATA_DIR = process.env.E2E_DATA_DIR ?? `.e2e-data/${PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',

@@ -38,7 +38,7 @@ if (vitestStatus !== 0 && !existsSync(`${out}/vitest.json`)) failed += 1;
 // End-to-end journeys against the production server in Chromium.
 let e2eStatus = 1;
 if (ensureChromium() && run('npx', ['next', 'build']) === 0) {
-  rmSync(`${out}/e2e-data-3200`, { recursive: true, force: true });
+  rmSync('.e2e-data', { recursive: true, force: true }); // a fresh gateway state for every run
   rmSync(`${out}/playwright.json`, { force: true });
   env.PLAYWRIGHT_JSON_OUTPUT_NAME = `${out}/playwright.json`;
   e2eStatus = run('npx', ['playwright', 'test', '--reporter=list,json']);

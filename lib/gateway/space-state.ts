@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { CapabilityPattern } from '../capabilities';
 
 /** A runtime grant. Its id is the id of the `capability/grant` envelope (or of the admin call) that made it. */
@@ -65,6 +65,7 @@ export class SpaceState {
   update(change: (data: SpaceStateData) => void): void {
     change(this.data);
     if (!this.file) return;
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 }); // the directory may have been removed under us
     const tmp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(this.data, null, 1), { mode: 0o600 });
     renameSync(tmp, this.file);

@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 /** Entropy of minted tokens: 32 random bytes, base64url. */
@@ -66,6 +66,7 @@ export class TokenStore {
 
   private save(): void {
     if (!this.file) return;
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 }); // the directory may have been removed under us
     writeFileSync(this.file, JSON.stringify(this.tokens, null, 2), { mode: 0o600 });
     chmodSync(this.file, 0o600); // writeFileSync's mode only applies when the file is created
   }
