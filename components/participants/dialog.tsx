@@ -27,6 +27,8 @@ export function Dialog({
   const titleId = useId();
   const descriptionId = useId();
 
+  const wasOpen = useRef(false);
+
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -35,9 +37,12 @@ export function Dialog({
       dialog.showModal();
       // showModal focuses the first focusable element (the close button); a form names a better start.
       dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    } else if (!open && dialog.open) {
-      dialog.close();
+    } else if (!open) {
+      if (dialog.open) dialog.close();
+      // Last, after the children (and whatever had focus among them) are gone, however it was closed.
+      if (wasOpen.current) opener.current?.focus();
     }
+    wasOpen.current = open;
   }, [open]);
 
   // Unmounting while open (the card left the list) must not leave the page inert.
@@ -53,8 +58,7 @@ export function Dialog({
         onClose();
       }}
       onClose={() => {
-        opener.current?.focus();
-        if (open) onClose();
+        if (open) onClose(); // closed by the browser itself (e.g. a repeated Escape), not by us
       }}
       className={`m-auto max-h-[calc(100dvh-2rem)] w-[calc(100%-1.5rem)] ${wide ? 'max-w-2xl' : 'max-w-md'} overflow-y-auto rounded-lg border border-slate-700 bg-slate-900 p-0 text-slate-100 shadow-2xl backdrop:bg-black/70`}
     >

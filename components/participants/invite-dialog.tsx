@@ -1,7 +1,6 @@
 'use client';
 
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { participantById } from '@/lib/store';
 import { describeRefusal, sendTracked, useOutcome } from './action-outcome';
@@ -114,15 +113,6 @@ function InviteForm({ onClose }: { onClose: () => void }) {
   );
 }
 
-async function copy(text: string, what: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast.success(`${what} copied`);
-  } catch {
-    toast.error(`Could not copy the ${what.toLowerCase()}`, { description: 'Select the text and copy it by hand.' });
-  }
-}
-
 function MintedToken({ participant, token, url, onDone }: { participant: string; token: string; url?: string; onDone: () => void }) {
   const section = useRef<HTMLElement>(null);
   // The form (and the focused Invite button) just went away: start on the token's copy button.
@@ -147,16 +137,34 @@ function MintedToken({ participant, token, url, onDone }: { participant: string;
   );
 }
 
+/** Copy feedback stays inside the dialog: the modal covers the toasts. */
 function CopyField({ label, value, secret = false }: { label: string; value: string; secret?: boolean }) {
+  const [copied, setCopied] = useState<'yes' | 'failed'>();
+  useEffect(() => {
+    if (copied !== 'yes') return;
+    const timer = setTimeout(() => setCopied(undefined), 2000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const name = label.charAt(0).toLowerCase() + label.slice(1);
   return (
     <div className="flex flex-col gap-1 text-sm">
       <label className="flex flex-col gap-1">
         {label}
         <input readOnly value={value} onFocus={(e) => e.currentTarget.select()} className={`${INPUT} font-mono text-xs ${secret ? 'text-amber-200' : ''}`} />
       </label>
-      <button type="button" onClick={() => void copy(value, label)} className={`${BUTTON.small} self-start`}>
-        Copy {label.charAt(0).toLowerCase() + label.slice(1)}
-      </button>
+      <div className="flex items-center gap-2">
+        <button
+          type="button"
+          onClick={() => navigator.clipboard.writeText(value).then(() => setCopied('yes'), () => setCopied('failed'))}
+          className={BUTTON.small}
+        >
+          Copy {name}
+        </button>
+        <span role="status" className={`text-xs ${copied === 'failed' ? 'text-red-300' : 'text-emerald-300'}`}>
+          {copied === 'yes' && 'Copied'}
+          {copied === 'failed' && 'Could not copy: select the text and copy it by hand.'}
+        </span>
+      </div>
     </div>
   );
 }

@@ -131,7 +131,10 @@ export function ProposalQueue() {
           return next;
         });
       }
-      if (proposal.state !== 'pending') return;
+      if (proposal.state !== 'pending') {
+        toast(`${proposal.toolName ?? proposal.method} from ${proposal.proposer} is already ${proposal.state}`, { description: 'Select a pending proposal with j / k.' });
+        return;
+      }
       if (action === 'approve') approve([proposal], false);
       else if (action === 'grant') alwaysAllow(proposal, false);
       else if (action === 'edit') setDialog({ type: 'edit', proposal });

@@ -37,6 +37,13 @@ describe('participants', () => {
     expect(participantList(s).map((p) => p.id)).toEqual(['agent-2', 'human', 'new-agent', 'agent-1']);
   });
 
+  it('does not let presence replayed from history (older than the welcome) roll participants back', () => {
+    // After a reload the fresh welcome arrives first, then the catch-up history with older presence.
+    const s = run([welcome('human', ['agent-1'], 500), presence('agent-1', 'join', 100), presence('agent-1', 'leave', 50)]);
+    expect(s.participants.byId.get('agent-1')!).toMatchObject({ online: true, lastSeen: T0 + 500, capabilities: [{ kind: 'mcp/proposal' }, { kind: 'chat' }] });
+    expect(s.participants.byId.get('agent-1')!.joinedAt).toBeUndefined();
+  });
+
   it('replaces my capabilities with a later welcome and marks those missing from it as gone', () => {
     let s = run([welcome('human', ['agent-1', 'agent-2'], 0)]);
     s = applyEnvelope(s, { ...welcome('human', ['agent-2'], 5_000), payload: { you: { id: 'human', capabilities: [{ kind: 'chat' }] }, participants: [{ id: 'agent-2' }] } }, NOW);

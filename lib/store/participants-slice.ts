@@ -127,8 +127,10 @@ function applyKind(byId: Map<string, ParticipantState>, welcome: Welcome | undef
       const participant = isRecord(payload.participant) ? payload.participant : undefined;
       const id = str(participant?.id);
       if (!id) return false;
+      // History replayed after a reconnect arrives after the fresh welcome: presence older than what we
+      // already know must not roll a participant back (stale capabilities, or offline when it is online).
       if (payload.event === 'join') {
-        return update(byId, id, (p) => ({
+        return update(byId, id, (p) => (p.lastSeen !== undefined && at < p.lastSeen ? p : {
           ...p,
           online: true,
           capabilities: capabilitiesOf(participant?.capabilities),
@@ -139,7 +141,7 @@ function applyKind(byId: Map<string, ParticipantState>, welcome: Welcome | undef
           shutdown: undefined, // a shutdown lasts until the participant rejoins
         }));
       }
-      if (payload.event === 'leave') return update(byId, id, (p) => ({ ...p, online: false, leftAt: at, lastSeen: at }));
+      if (payload.event === 'leave') return update(byId, id, (p) => (p.lastSeen !== undefined && at < p.lastSeen ? p : { ...p, online: false, leftAt: at, lastSeen: at }));
       return false;
     }
     case 'space/invite': {
