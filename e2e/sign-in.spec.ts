@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test';
+import { E2E_TOKENS, signInUrl } from './fixtures/space';
+
+test('the printed sign-in URL stores the token for the tab and drops it from the address bar', async ({ page }) => {
+  await page.goto(signInUrl());
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
+  await expect(page.getByText('signed in as')).toContainText('human');
+  expect(page.url()).not.toContain(E2E_TOKENS.human);
+  expect(page.url()).toMatch(/\/spaces\/e2e$/);
+  await page.reload(); // the tab remembers the token
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
+});
+
+test('the sign-in form accepts a space and a token', async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Space').fill('e2e');
+  await page.getByLabel('Token').fill(E2E_TOKENS.human);
+  await page.getByRole('button', { name: 'Open control room' }).click();
+  await expect(page).toHaveURL(/\/spaces\/e2e$/);
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
+});
+
+test('a space without a token sends the user to sign in', async ({ page }) => {
+  await page.goto('/spaces/e2e');
+  await expect(page).toHaveURL(/\/\?space=e2e$/);
+  await expect(page.getByLabel('Space')).toHaveValue('e2e');
+});
+
+test('a wrong token is shown as refused, not as a silent spinner', async ({ page }) => {
+  await page.goto('/spaces/e2e#token=not-a-real-token-000000000');
+  await expect(page.getByTestId('connection-status')).toContainText('refused');
+});
+
+test('the control room fits a phone-width screen without sideways scrolling', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(signInUrl());
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
+  await expect(page.getByRole('region', { name: /Proposals/ })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});
