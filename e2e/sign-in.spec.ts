@@ -13,8 +13,8 @@ test('the printed sign-in URL stores the token for the tab and drops it from the
 
 test('the sign-in form accepts a space and a token', async ({ page }) => {
   await page.goto('/');
-  await page.getByLabel('Space').fill('e2e');
-  await page.getByLabel('Token').fill(E2E_TOKENS.human);
+  await page.getByRole('textbox', { name: 'Space' }).fill('e2e');
+  await page.getByRole('textbox', { name: 'Token' }).fill(E2E_TOKENS.human);
   await page.getByRole('button', { name: 'Open control room' }).click();
   await expect(page).toHaveURL(/\/spaces\/e2e$/);
   await expect(page.getByTestId('connection-status')).toHaveText('Live');
@@ -23,7 +23,7 @@ test('the sign-in form accepts a space and a token', async ({ page }) => {
 test('a space without a token sends the user to sign in', async ({ page }) => {
   await page.goto('/spaces/e2e');
   await expect(page).toHaveURL(/\/\?space=e2e$/);
-  await expect(page.getByLabel('Space')).toHaveValue('e2e');
+  await expect(page.getByRole('textbox', { name: 'Space' })).toHaveValue('e2e');
 });
 
 test('a wrong token is shown as refused, not as a silent spinner', async ({ page }) => {
