@@ -2,15 +2,16 @@
 
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
+import { Dialog } from '@/components/ui/dialog';
 import { covers, coversAll, type CapabilityInput } from '@/lib/capabilities';
 import { describeRefusal, sendTracked, useOutcome } from './action-outcome';
 import { CapabilityLine } from './capability-line';
 import type { WireCapability } from './capability-templates';
 import { CapabilityPicker, initialPicker, parsePicker, type PickerValue } from './capability-picker';
 import { CapabilityPreview } from './capability-preview';
-import { BUTTON, Dialog, INPUT } from './dialog';
 import type { CapabilitySummary } from './effective-capabilities';
 import { RelativeTime } from './relative-time';
+import { BUTTON, INPUT } from './styles';
 
 type Mode = 'grant' | 'revoke';
 const GRANT_ACK = ['capability/grant-ack'] as const;
@@ -39,7 +40,7 @@ export function CapabilityEditor({
   onClose: () => void;
 }) {
   return (
-    <Dialog open={open} onClose={onClose} wide title={<>Capabilities of <span className="font-mono">{recipient}</span></>}>
+    <Dialog open={open} onClose={onClose} size="large" title={<>Capabilities of <span className="font-mono">{recipient}</span></>}>
       <InForce recipient={recipient} summary={summary} />
       <ChangeForm recipient={recipient} summary={summary} />
     </Dialog>

@@ -2,8 +2,8 @@
 
 import { useId, useMemo } from 'react';
 import { useSpace } from '@/components/session/space-session';
-import { INPUT } from './dialog';
 import { parseCapabilities, TEMPLATES, templateText, type ParsedCapabilities, type TemplateId } from './capability-templates';
+import { INPUT } from './styles';
 
 export interface PickerValue {
   template: TemplateId;

@@ -2,11 +2,12 @@
 
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
+import { Dialog, DialogFooter } from '@/components/ui/dialog';
 import { participantById } from '@/lib/store';
 import { describeRefusal, sendTracked, useOutcome } from './action-outcome';
 import { CapabilityPicker, initialPicker, parsePicker, type PickerValue } from './capability-picker';
-import { BUTTON, Dialog, INPUT } from './dialog';
 import { participantIdProblem } from './participant-id';
+import { BUTTON, INPUT } from './styles';
 
 const INVITE_ACK = ['space/invite-ack'] as const;
 
@@ -16,7 +17,7 @@ const INVITE_ACK = ['space/invite-ack'] as const;
  */
 export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Dialog open={open} onClose={onClose} wide title="Invite a participant">
+    <Dialog open={open} onClose={onClose} size="large" title="Invite a participant">
       <InviteForm onClose={onClose} />
     </Dialog>
   );
@@ -90,7 +91,7 @@ function InviteForm({ onClose }: { onClose: () => void }) {
         Reason (optional, kept in the audit log)
         <input value={reason} onChange={(e) => setReason(e.target.value)} className={INPUT} />
       </label>
-      <div className="flex flex-wrap items-center justify-end gap-2">
+      <DialogFooter>
         {!allowed && <span className="mr-auto text-xs text-slate-400">Your capabilities do not allow space/invite.</span>}
         <button type="button" onClick={onClose} className={BUTTON.secondary}>
           Cancel
@@ -98,7 +99,7 @@ function InviteForm({ onClose }: { onClose: () => void }) {
         <button type="submit" disabled={!!idProblem || !payload || !allowed || waiting} className={BUTTON.primary}>
           {waiting ? 'Inviting…' : 'Invite'}
         </button>
-      </div>
+      </DialogFooter>
       {outcome?.refusal && (
         <p role="alert" className="rounded border border-red-800 bg-red-950/40 px-2 py-1 text-sm text-red-200">
           Refused by the gateway — {describeRefusal(outcome.refusal)}
@@ -128,11 +129,11 @@ function MintedToken({ participant, token, url, onDone }: { participant: string;
         The participant connects to the connection URL with <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> (or the
         <code className="font-mono"> mew.bearer.&lt;token&gt;</code> subprotocol from a browser).
       </p>
-      <div className="flex justify-end">
+      <DialogFooter>
         <button type="button" onClick={onDone} className={BUTTON.primary}>
           Done
         </button>
-      </div>
+      </DialogFooter>
     </section>
   );
 }

@@ -7,11 +7,11 @@ import { CapabilityEditor } from './capability-editor';
 import { CapabilitySummaryView } from './capability-summary';
 import { ContextGauge } from './context-gauge';
 import { ControlStatus } from './control-status';
-import { BUTTON } from './dialog';
 import { summarizeCapabilities } from './effective-capabilities';
 import { ParticipantControls } from './participant-controls';
 import { usePatternRevocations } from './pattern-revocations';
 import { RelativeTime } from './relative-time';
+import { BUTTON } from './styles';
 
 /** Whether I may change anyone's capabilities at all (the editor checks each concrete grant again). */
 function useMayEditCapabilities(recipient: string): boolean {

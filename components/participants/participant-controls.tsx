@@ -1,12 +1,14 @@
 'use client';
 
-import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Dialog, DialogFooter, DialogForm } from '@/components/ui/dialog';
 import type { OutgoingEnvelope } from '@/lib/sdk/mew-client';
 import type { ParticipantState } from '@/lib/store';
 import { sendTracked } from './action-outcome';
-import { BUTTON, Dialog, INPUT } from './dialog';
 import { MenuButton, type MenuItem } from './menu-button';
+import { BUTTON, INPUT } from './styles';
 
 type ControlKey = 'pause' | 'resume' | 'status' | 'forget' | 'compact' | 'clear' | 'restart' | 'shutdown' | 'kick';
 
@@ -35,6 +37,9 @@ const CONTROLS: Record<ControlKey, ControlSpec> = {
   kick: { label: 'Kick…', kind: 'space/kick', sample: { participant_id: 'x' }, onlineOnly: false, destructive: true, form: true },
 };
 const ORDER: readonly ControlKey[] = ['pause', 'resume', 'status', 'compact', 'forget', 'clear', 'restart', 'shutdown', 'kick'];
+
+// The shared confirmation in the rail's looks: every action it guards is destructive.
+const CONFIRM = { size: 'small', classNames: { cancel: BUTTON.secondary, confirm: BUTTON.danger } } as const;
 
 /** What I may send, per the gateway's matcher on my capabilities; recomputed when a welcome changes them. */
 function usePermitted(): Record<ControlKey, boolean> {
@@ -91,20 +96,32 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
       <CompactDialog id={p.id} open={dialog === 'compact'} onClose={close} onSubmit={(payload) => control('compact', payload)} />
       <ForgetDialog id={p.id} open={dialog === 'forget'} onClose={close} onSubmit={(payload) => control('forget', payload)} />
       <ConfirmDialog
+        {...CONFIRM}
         open={dialog === 'clear'}
-        onClose={close}
+        onCancel={close}
         title={`Clear ${p.id}?`}
-        confirm="Clear"
+        description={<>Wipes all of <b>{p.id}</b>’s retained context, scratchpads and working memory. This cannot be undone.</>}
+        confirmLabel="Clear"
         onConfirm={() => control('clear', {})}
-      >
-        Wipes all of <b>{p.id}</b>’s retained context, scratchpads and working memory. This cannot be undone.
-      </ConfirmDialog>
-      <ConfirmDialog open={dialog === 'restart'} onClose={close} title={`Restart ${p.id}?`} confirm="Restart" onConfirm={() => control('restart', {})}>
-        Returns <b>{p.id}</b> to its baseline: its reasoning is cancelled and its streams close. Grants stay in effect.
-      </ConfirmDialog>
-      <ConfirmDialog open={dialog === 'shutdown'} onClose={close} title={`Shut down ${p.id}?`} confirm="Shut down" onConfirm={() => control('shutdown', {})}>
-        <b>{p.id}</b> stops all activity and the gateway refuses its messages until it rejoins the space.
-      </ConfirmDialog>
+      />
+      <ConfirmDialog
+        {...CONFIRM}
+        open={dialog === 'restart'}
+        onCancel={close}
+        title={`Restart ${p.id}?`}
+        description={<>Returns <b>{p.id}</b> to its baseline: its reasoning is cancelled and its streams close. Grants stay in effect.</>}
+        confirmLabel="Restart"
+        onConfirm={() => control('restart', {})}
+      />
+      <ConfirmDialog
+        {...CONFIRM}
+        open={dialog === 'shutdown'}
+        onCancel={close}
+        title={`Shut down ${p.id}?`}
+        description={<><b>{p.id}</b> stops all activity and the gateway refuses its messages until it rejoins the space.</>}
+        confirmLabel="Shut down"
+        onConfirm={() => control('shutdown', {})}
+      />
       <KickDialog
         id={p.id}
         open={dialog === 'kick'}
@@ -115,29 +132,16 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
   );
 }
 
-function Actions({
-  onCancel,
-  submit,
-  danger = false,
-  disabled = false,
-  focusCancel = false,
-}: {
-  onCancel: () => void;
-  submit: string;
-  danger?: boolean;
-  disabled?: boolean;
-  /** A bare confirmation starts on Cancel, the safe choice. */
-  focusCancel?: boolean;
-}) {
+function Actions({ onCancel, submit, danger = false, disabled = false }: { onCancel: () => void; submit: string; danger?: boolean; disabled?: boolean }) {
   return (
-    <div className="flex justify-end gap-2 pt-1">
-      <button type="button" onClick={onCancel} data-autofocus={focusCancel || undefined} className={BUTTON.secondary}>
+    <DialogFooter>
+      <button type="button" onClick={onCancel} className={BUTTON.secondary}>
         Cancel
       </button>
       <button type="submit" disabled={disabled} className={danger ? BUTTON.danger : BUTTON.primary}>
         {submit}
       </button>
-    </div>
+    </DialogFooter>
   );
 }
 
@@ -188,7 +192,7 @@ function NumberField({
 
 function PauseDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: Record<string, unknown>) => void }) {
   return (
-    <Dialog open={open} onClose={onClose} title={`Pause ${id}`} description="The gateway refuses its messages (except acknowledgements, status and responses) until you resume it.">
+    <Dialog open={open} onClose={onClose} size="small" title={`Pause ${id}`} description="The gateway refuses its messages (except acknowledgements, status and responses) until you resume it.">
       <PauseForm onClose={onClose} onSubmit={onSubmit} />
     </Dialog>
   );
@@ -199,26 +203,25 @@ function PauseForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (payl
   const [reason, setReason] = useState('');
   const seconds = optionalCount(timeout);
   const invalid = Number.isNaN(seconds);
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     if (invalid) return;
     onSubmit({ ...(seconds !== undefined && { timeout_seconds: seconds }), ...(reason.trim() && { reason: reason.trim() }) });
   }
   return (
-    <form onSubmit={submit} className="flex flex-col gap-3">
+    <DialogForm onSubmit={submit}>
       <NumberField first label="Timeout (seconds, optional)" value={timeout} onChange={setTimeoutText} invalid={invalid} hint="Empty: paused until resumed." />
       <label className="flex flex-col gap-1 text-sm">
         Reason (optional)
         <input value={reason} onChange={(e) => setReason(e.target.value)} className={INPUT} />
       </label>
       <Actions onCancel={onClose} submit="Pause" disabled={invalid} />
-    </form>
+    </DialogForm>
   );
 }
 
 function CompactDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: Record<string, unknown>) => void }) {
   return (
-    <Dialog open={open} onClose={onClose} title={`Compact ${id}`} description="Asks it to compact its working memory; it answers with compact-done.">
+    <Dialog open={open} onClose={onClose} size="small" title={`Compact ${id}`} description="Asks it to compact its working memory; it answers with compact-done.">
       <CompactForm onClose={onClose} onSubmit={onSubmit} />
     </Dialog>
   );
@@ -229,22 +232,20 @@ function CompactForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (pa
   const tokens = optionalCount(target);
   const invalid = Number.isNaN(tokens);
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
+    <DialogForm
+      onSubmit={() => {
         if (!invalid) onSubmit({ reason: 'operator_request', ...(tokens !== undefined && { target_tokens: tokens }) });
       }}
-      className="flex flex-col gap-3"
     >
       <NumberField first label="Target tokens (optional)" value={target} onChange={setTarget} invalid={invalid} hint="The context size to aim for after compaction." />
       <Actions onCancel={onClose} submit="Compact" disabled={invalid} />
-    </form>
+    </DialogForm>
   );
 }
 
 function ForgetDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: Record<string, unknown>) => void }) {
   return (
-    <Dialog open={open} onClose={onClose} title={`Forget part of ${id}’s context?`} description="Drops cached context from one end of its memory. This cannot be undone.">
+    <Dialog open={open} onClose={onClose} size="small" title={`Forget part of ${id}’s context?`} description="Drops cached context from one end of its memory. This cannot be undone.">
       <ForgetForm onClose={onClose} onSubmit={onSubmit} />
     </Dialog>
   );
@@ -257,12 +258,10 @@ function ForgetForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (pay
   const count = optionalCount(entries);
   const invalid = Number.isNaN(count);
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
+    <DialogForm
+      onSubmit={() => {
         if (!invalid) onSubmit({ direction, ...(count !== undefined && { entries: count }) });
       }}
-      className="flex flex-col gap-3"
     >
       <fieldset className="flex gap-4 text-sm">
         <legend className="mb-1">From which end</legend>
@@ -282,7 +281,7 @@ function ForgetForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (pay
       </fieldset>
       <NumberField label="Entries (optional)" value={entries} onChange={setEntries} invalid={invalid} hint="How many messages to drop; empty lets the agent decide." />
       <Actions onCancel={onClose} submit="Forget" danger disabled={invalid} />
-    </form>
+    </DialogForm>
   );
 }
 
@@ -291,6 +290,7 @@ function KickDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean
     <Dialog
       open={open}
       onClose={onClose}
+      size="small"
       title={`Kick ${id}?`}
       description="Disconnects it and revokes its tokens: it cannot rejoin unless invited again."
     >
@@ -302,47 +302,12 @@ function KickDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean
 function KickForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (reason: string) => void }) {
   const [reason, setReason] = useState('');
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit(reason.trim());
-      }}
-      className="flex flex-col gap-3"
-    >
+    <DialogForm onSubmit={() => onSubmit(reason.trim())}>
       <label className="flex flex-col gap-1 text-sm">
         Reason (optional, kept in the audit log)
         <input value={reason} onChange={(e) => setReason(e.target.value)} data-autofocus className={INPUT} />
       </label>
       <Actions onCancel={onClose} submit="Kick" danger />
-    </form>
-  );
-}
-
-function ConfirmDialog({
-  open,
-  onClose,
-  title,
-  confirm,
-  onConfirm,
-  children,
-}: {
-  open: boolean;
-  onClose: () => void;
-  title: string;
-  confirm: string;
-  onConfirm: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <Dialog open={open} onClose={onClose} title={title} description={children}>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          onConfirm();
-        }}
-      >
-        <Actions onCancel={onClose} submit={confirm} danger focusCancel />
-      </form>
-    </Dialog>
+    </DialogForm>
   );
 }

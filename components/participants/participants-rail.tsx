@@ -3,10 +3,10 @@
 import { useMemo, useState } from 'react';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { participantList } from '@/lib/store';
-import { BUTTON } from './dialog';
 import { InviteDialog } from './invite-dialog';
 import { ParticipantCard } from './participant-card';
 import { PatternRevocationsProvider } from './pattern-revocations';
+import { BUTTON } from './styles';
 
 /**
  * The operators' rail: one card per participant, online first (offline greyed with "last seen"), and an invite

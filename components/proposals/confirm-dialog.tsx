@@ -1,14 +1,11 @@
 'use client';
 
+import { ConfirmDialog as SharedConfirmDialog } from '@/components/ui/confirm-dialog';
 import type { Proposal } from '@/lib/store';
 import { buttonClass } from './button-styles';
-import { ModalDialog } from './modal-dialog';
 import { RiskBadge } from './risk-badge';
 
-/**
- * The extra step before running tools that are dangerous or ask for confirmation (MGP). Focus starts on Cancel,
- * the least destructive choice.
- */
+/** The extra step before running tools that are dangerous or ask for confirmation (MGP). */
 export function ConfirmDialog({
   proposals,
   grant = false,
@@ -24,7 +21,9 @@ export function ConfirmDialog({
   const one = proposals.length === 1 ? proposals[0] : undefined;
   const name = one ? (one.toolName ?? one.method) : `${proposals.length} proposals`;
   return (
-    <ModalDialog
+    <SharedConfirmDialog
+      open
+      closeButton={false}
       title={grant ? `Always allow ${name}?` : `Run ${name}?`}
       description={
         grant ? (
@@ -36,7 +35,10 @@ export function ConfirmDialog({
           'These tools are marked dangerous or ask for confirmation before each run.'
         )
       }
-      onClose={onCancel}
+      confirmLabel={grant ? `Approve and always allow` : one ? `Run ${name}` : `Run ${proposals.length}`}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+      classNames={{ cancel: `${buttonClass.base} ${buttonClass.neutral}`, confirm: `${buttonClass.base} ${grant ? buttonClass.grant : buttonClass.danger}` }}
     >
       <ul className="flex flex-col gap-1.5 text-sm">
         {proposals.map((p) => (
@@ -49,14 +51,6 @@ export function ConfirmDialog({
           </li>
         ))}
       </ul>
-      <div className="flex flex-wrap justify-end gap-2">
-        <button type="button" data-autofocus className={`${buttonClass.base} ${buttonClass.neutral}`} onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className={`${buttonClass.base} ${grant ? buttonClass.grant : buttonClass.danger}`} onClick={onConfirm}>
-          {grant ? `Approve and always allow` : one ? `Run ${name}` : `Run ${proposals.length}`}
-        </button>
-      </div>
-    </ModalDialog>
+    </SharedConfirmDialog>
   );
 }

@@ -1,11 +1,11 @@
 'use client';
 
 import { useId, useMemo, useState } from 'react';
+import { Dialog, DialogFooter, DialogForm } from '@/components/ui/dialog';
 import { validateJsonSchema, type JsonSchema, type SchemaIssue } from '@/lib/sdk/json-schema-validator';
 import type { Proposal } from '@/lib/store';
 import { buttonClass } from './button-styles';
 import { isRecordValue } from './json-value';
-import { ModalDialog } from './modal-dialog';
 import { prettyJson } from './proposal-content';
 import { TextDiff } from './text-diff';
 
@@ -32,7 +32,8 @@ function check(text: string, schema: JsonSchema | undefined, root: string, isToo
 
 /**
  * Edit-then-approve: the arguments as JSON, checked on every keystroke (syntax, then the tool's `inputSchema` with
- * the SDK's validator); approving is impossible while anything is wrong, and the reason is on screen.
+ * the SDK's validator); approving is impossible while anything is wrong, and the reason is on screen. Mounted only
+ * while open.
  */
 export function EditDialog({
   proposal,
@@ -63,8 +64,10 @@ export function EditDialog({
   };
 
   return (
-    <ModalDialog
-      wide
+    <Dialog
+      open
+      size="large"
+      closeButton={false}
       title={`Edit then approve: ${name}`}
       description={
         <>
@@ -74,13 +77,7 @@ export function EditDialog({
       }
       onClose={onCancel}
     >
-      <form
-        className="flex flex-col gap-3"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
+      <DialogForm onSubmit={submit}>
         <label htmlFor={fieldId} className="text-sm font-medium text-slate-200">
           {isToolCall ? 'Arguments' : 'Params'} (JSON)
         </label>
@@ -91,12 +88,6 @@ export function EditDialog({
           spellCheck={false}
           rows={Math.min(18, Math.max(6, text.split('\n').length + 1))}
           onChange={(event) => setText(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-              event.preventDefault();
-              submit();
-            }
-          }}
           aria-invalid={!result.ok}
           aria-describedby={problemsId}
           className="w-full rounded border border-slate-700 bg-slate-900 p-2 font-mono text-xs leading-5 text-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 aria-[invalid=true]:border-red-700"
@@ -113,7 +104,7 @@ export function EditDialog({
           )}
         </div>
         {result.ok && text !== originalText && <TextDiff before={originalText} after={prettyJson(result.value)} label="Your changes" />}
-        <div className="flex flex-wrap justify-end gap-2">
+        <DialogFooter>
           {text !== originalText && (
             <button type="button" className={`${buttonClass.base} ${buttonClass.neutral}`} onClick={() => setText(originalText)}>
               Reset
@@ -125,8 +116,8 @@ export function EditDialog({
           <button type="submit" disabled={!result.ok} className={`${buttonClass.base} ${buttonClass.approve}`} title="Ctrl+Enter">
             Approve with edits
           </button>
-        </div>
-      </form>
-    </ModalDialog>
+        </DialogFooter>
+      </DialogForm>
+    </Dialog>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
+import { Dialog, DialogFooter } from '@/components/ui/dialog';
 import { buttonClass } from './button-styles';
-import { ModalDialog } from './modal-dialog';
 
 const SHORTCUTS = [
   ['j', 'Select the next proposal'],
@@ -16,10 +16,16 @@ const SHORTCUTS = [
   ['Ctrl+Enter', 'Send from a dialog’s text box'],
 ] as const;
 
-/** The proposal queue's keyboard shortcuts. They never fire while typing or while a dialog is open. */
+/** The proposal queue's keyboard shortcuts. They never fire while typing or while a dialog is open. Mounted only while open. */
 export function HelpDialog({ onClose }: { onClose: () => void }) {
   return (
-    <ModalDialog title="Keyboard shortcuts" description="They work anywhere on the page, except while typing in a field or with a dialog open." onClose={onClose}>
+    <Dialog
+      open
+      closeButton={false}
+      title="Keyboard shortcuts"
+      description="They work anywhere on the page, except while typing in a field or with a dialog open."
+      onClose={onClose}
+    >
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
         {SHORTCUTS.map(([key, what]) => (
           <div key={key} className="contents">
@@ -30,11 +36,11 @@ export function HelpDialog({ onClose }: { onClose: () => void }) {
           </div>
         ))}
       </dl>
-      <div className="flex justify-end">
+      <DialogFooter>
         <button type="button" data-autofocus className={`${buttonClass.base} ${buttonClass.neutral}`} onClick={onClose}>
           Close
         </button>
-      </div>
-    </ModalDialog>
+      </DialogFooter>
+    </Dialog>
   );
 }

@@ -1,14 +1,14 @@
 'use client';
 
 import { useId, useState } from 'react';
+import { Dialog, DialogFooter, DialogForm } from '@/components/ui/dialog';
 import type { Proposal } from '@/lib/store';
 import { buttonClass } from './button-styles';
-import { ModalDialog } from './modal-dialog';
 import { REJECT_REASONS, type RejectReason } from './reject-reasons';
 
 /**
  * Reject with a reason code (spec §3.3.3) and an optional explanation, which goes to each proposer as a follow-up
- * chat correlated to the reject.
+ * chat correlated to the reject. Mounted only while open.
  */
 export function RejectDialog({
   proposals,
@@ -28,7 +28,9 @@ export function RejectDialog({
   const submit = () => onReject(reason, explanation.trim());
 
   return (
-    <ModalDialog
+    <Dialog
+      open
+      closeButton={false}
       title={one ? `Reject ${one.toolName ?? one.method}` : `Reject ${proposals.length} proposals`}
       description={
         <>
@@ -37,13 +39,7 @@ export function RejectDialog({
       }
       onClose={onCancel}
     >
-      <form
-        className="flex flex-col gap-3"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
+      <DialogForm onSubmit={submit}>
         <div className="flex flex-col gap-1">
           <label htmlFor={reasonId} className="text-sm font-medium text-slate-200">
             Reason
@@ -71,24 +67,18 @@ export function RejectDialog({
             value={explanation}
             rows={3}
             onChange={(event) => setExplanation(event.target.value)}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-                event.preventDefault();
-                submit();
-              }
-            }}
             className="rounded border border-slate-700 bg-slate-900 p-2 text-sm text-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500"
           />
         </div>
-        <div className="flex flex-wrap justify-end gap-2">
+        <DialogFooter>
           <button type="button" className={`${buttonClass.base} ${buttonClass.neutral}`} onClick={onCancel}>
             Cancel
           </button>
           <button type="submit" className={`${buttonClass.base} ${buttonClass.danger}`}>
             {one ? 'Reject' : `Reject ${proposals.length}`}
           </button>
-        </div>
-      </form>
-    </ModalDialog>
+        </DialogFooter>
+      </DialogForm>
+    </Dialog>
   );
 }
