@@ -3,16 +3,16 @@
 import { useId, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { toast } from 'sonner';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
-import { participantList } from '@/lib/store';
 import { buttonClass, fieldClass } from './panel-frame';
 import { RecipientPicker } from './recipient-picker';
+import { useParticipantRoster } from './use-participant-roster';
 import { useCanSend } from './use-can-send';
 
 /** Writes a chat to everyone or to chosen participants; Enter sends, Shift+Enter starts a new line. */
 export function ChatComposer() {
   const { participant } = useSpaceSession();
   const me = useSpace((s) => s.connection.me);
-  const everyone = useSpace(participantList);
+  const everyone = useParticipantRoster();
   const others = useMemo(() => everyone.filter((p) => p.id !== me), [everyone, me]);
   const [to, setTo] = useState<string[]>([]);
   const [text, setText] = useState('');

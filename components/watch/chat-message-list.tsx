@@ -1,13 +1,17 @@
 'use client';
 
-import { memo, useRef } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useSpace } from '@/components/session/space-session';
 import { chatMessages, type ChatMessage, type ChatReceipt } from '@/lib/store';
 import { clockTime } from './format-time';
+import { inTimeOrder } from './in-time-order';
 import { buttonClass } from './panel-frame';
 import { useStickyScroll } from './use-sticky-scroll';
 import { useThrottledSpace } from './use-throttled-space';
+
+const timeOf = (m: ChatMessage) => m.at;
+const seqOf = (m: ChatMessage) => m.seq;
 
 /** The list grows up to this height, then scrolls. */
 const MAX_LIST_PX = 256;
@@ -46,7 +50,8 @@ const MessageRow = memo(function MessageRow({ message, me, receipt }: { message:
 
 /** Every chat, oldest first, virtualised, following the newest unless the reader scrolled up. */
 export function ChatMessageList() {
-  const messages = useThrottledSpace(chatMessages, CHAT_THROTTLE_MS);
+  const arrived = useThrottledSpace(chatMessages, CHAT_THROTTLE_MS);
+  const messages = useMemo(() => inTimeOrder(arrived, timeOf, seqOf), [arrived]);
   // Receipts live in a map updated in place; `ackVersion` says when it changed.
   useSpace((s) => s.chat.ackVersion);
   const receipts = useSpace((s) => s.chat.receipts);
@@ -58,6 +63,7 @@ export function ChatMessageList() {
     estimateSize: () => 52,
     getItemKey: (i) => messages[i].id,
     overscan: 6,
+    useFlushSync: false,
   });
   const totalSize = virtualizer.getTotalSize();
   const { following, scrollProps, scrollToNewest } = useStickyScroll(scrollRef, `${messages.length}:${totalSize}`);
@@ -68,7 +74,7 @@ export function ChatMessageList() {
       <div
         ref={scrollRef}
         {...scrollProps}
-        className="overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60"
+        className="overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60 [contain:strict]"
         // Grows with a short conversation, then scrolls.
         style={{ height: Math.min(totalSize + 2, MAX_LIST_PX) }}
       >

@@ -2,14 +2,17 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useSpace, useSpaceSession } from '@/components/session/space-session';
-import { matchesLogFilter, participantList, toJsonl, type LogEntry, type LogFilter, type SpaceStoreState } from '@/lib/store';
+import { useSpaceSession } from '@/components/session/space-session';
+import { matchesLogFilter, toJsonl, type LogEntry, type LogFilter, type SpaceStoreState } from '@/lib/store';
 import { downloadText } from './download-text';
+import { entryTime } from './entry-time';
+import { inTimeOrder } from './in-time-order';
 import { shortId } from './envelope-summary';
 import { LogFilters, NO_FILTER, type LogFilterDraft } from './log-filters';
 import { LogRow } from './log-row';
 import { PanelFrame, buttonClass } from './panel-frame';
 import { useDebouncedValue } from './use-debounced-value';
+import { useParticipantRoster } from './use-participant-roster';
 import { useStickyScroll } from './use-sticky-scroll';
 import { useThrottledSpace } from './use-throttled-space';
 
@@ -21,6 +24,7 @@ const FILTER_DEBOUNCE_MS = 200;
 const HIGHLIGHT_MS = 2_500;
 
 const selectLog = (s: SpaceStoreState) => s.log;
+const bySeq = (e: LogEntry) => e.seq;
 
 function toFilter(draft: LogFilterDraft): LogFilter | undefined {
   const filter: LogFilter = {};
@@ -40,13 +44,13 @@ function toFilter(draft: LogFilterDraft): LogFilter | undefined {
 export function EnvelopeLog() {
   const { space, store } = useSpaceSession();
   const log = useThrottledSpace(selectLog, LOG_THROTTLE_MS);
-  const participants = useSpace(participantList);
+  const participants = useParticipantRoster();
   const [draft, setDraft] = useState<LogFilterDraft>(NO_FILTER);
   const settled = useDebouncedValue(draft, FILTER_DEBOUNCE_MS);
   const filter = useMemo(() => toFilter(settled), [settled]);
 
   // The store's entries array is a fresh immutable copy per change, so a snapshot can be held while frozen.
-  const live = useMemo(() => ({ entries: log.entries.entries(), total: log.total }), [log]);
+  const live = useMemo(() => ({ entries: inTimeOrder(log.entries.entries(), entryTime, bySeq), total: log.total }), [log]);
   const liveRef = useRef(live);
   liveRef.current = live;
   const [frozen, setFrozen] = useState<typeof live | null>(null);
@@ -74,6 +78,8 @@ export function EnvelopeLog() {
     estimateSize: () => 30,
     getItemKey: (i) => rows[i].seq,
     overscan: 10,
+    // Scroll-driven sync renders would block the main thread while envelopes pour in.
+    useFlushSync: false,
   });
   const totalSize = virtualizer.getTotalSize();
   const { following, scrollProps, scrollToNewest, release } = useStickyScroll(scrollRef, `${rows.length}:${totalSize}`);
@@ -122,8 +128,9 @@ export function EnvelopeLog() {
       const state = store.getState();
       const entry = state.log.entries.get(id);
       if (!entry) {
+        // The store remembers far more ids than the log holds, so it can tell evicted from never seen.
         setNotice(
-          state.log.evicted > 0
+          state.seen.has(id)
             ? `Envelope ${shortId(id)} is no longer in the log: it was evicted (cap ${state.log.entries.capacity}).`
             : `Envelope ${shortId(id)} is not in the log: it was never seen here.`,
         );
@@ -131,7 +138,7 @@ export function EnvelopeLog() {
       }
       // Held by the store but not shown: newer than a frozen snapshot, and/or hidden by the filters.
       release();
-      setFrozen({ entries: state.log.entries.entries(), total: state.log.total });
+      setFrozen({ entries: inTimeOrder(state.log.entries.entries(), entryTime, bySeq), total: state.log.total });
       if (filter && !matchesLogFilter(entry, filter)) {
         setDraft(NO_FILTER);
         setNotice(`Filters cleared to show envelope ${shortId(id)}.`);
@@ -220,7 +227,7 @@ export function EnvelopeLog() {
             scrollProps.onKeyDown();
             onKeyDown(event);
           }}
-          className="h-80 overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60 sm:h-96"
+          className="h-80 overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60 [contain:strict] sm:h-96"
         >
           {rows.length === 0 ? (
             <p className="p-3 text-xs text-slate-400">{filter ? 'No envelope matches these filters.' : 'No envelopes yet.'}</p>

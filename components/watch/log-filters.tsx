@@ -1,8 +1,8 @@
 'use client';
 
 import { useId } from 'react';
-import type { ParticipantState } from '@/lib/store';
 import { fieldClass } from './panel-frame';
+import type { RosterEntry } from './use-participant-roster';
 
 /** What the filter inputs hold (empty = no constraint). */
 export interface LogFilterDraft {
@@ -25,7 +25,7 @@ export function LogFilters({
 }: {
   value: LogFilterDraft;
   onChange: (next: LogFilterDraft) => void;
-  participants: readonly ParticipantState[];
+  participants: readonly RosterEntry[];
 }) {
   const id = useId();
   const set = (key: keyof LogFilterDraft) => (e: { target: { value: string } }) => onChange({ ...value, [key]: e.target.value });

@@ -2,7 +2,8 @@
 
 import { memo } from 'react';
 import type { LogEntry } from '@/lib/store';
-import { correlationIds, parseTime } from '@/lib/store/store-envelope';
+import { correlationIds } from '@/lib/store/store-envelope';
+import { entryTime } from './entry-time';
 import { preciseTime } from './format-time';
 import { envelopeSummary, kindTone, shortId } from './envelope-summary';
 
@@ -31,7 +32,7 @@ export const LogRow = memo(function LogRow({
 }) {
   const e = entry.envelope;
   const parents = correlationIds(e);
-  const at = parseTime(e.ts) ?? entry.receivedAt;
+  const at = entryTime(entry);
   return (
     <div
       className={`border-b border-slate-800/70 px-2 py-1 text-xs transition-colors ${

@@ -62,7 +62,7 @@ export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, m
         <button
           type="button"
           aria-expanded={open}
-          aria-controls={bodyId}
+          aria-controls={open ? bodyId : undefined}
           onClick={() => setOpen((o) => !o)}
           className="flex min-w-0 flex-1 basis-56 items-start gap-2 rounded text-left focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
         >
@@ -111,7 +111,7 @@ export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, m
             aria-live={live ? 'polite' : 'off'}
             aria-relevant="additions"
             aria-label="Thoughts"
-            className="flex max-h-64 flex-col gap-1 overflow-y-auto"
+            className="flex max-h-64 flex-col gap-1 overflow-y-auto [contain:content]"
           >
             {thread.thoughts.map((t) => (
               <li key={t.id} className="flex gap-2">
@@ -122,12 +122,15 @@ export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, m
             {thread.thoughts.length === 0 && live && <li className="text-xs text-slate-500">No thoughts yet.</li>}
           </ol>
           {thread.streamText && (
-            <div>
-              <p className="text-xs text-slate-400">Stream output</p>
-              <pre className="max-h-40 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-950 p-2 font-mono text-xs text-slate-300">
+            // Closed by default: raw stream text can be long, and often repeats the thoughts above.
+            <details>
+              <summary className="cursor-pointer rounded text-xs text-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-400">
+                Stream output ({thread.streamText.length} characters)
+              </summary>
+              <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-words rounded bg-slate-950 p-2 font-mono text-xs text-slate-300">
                 {thread.streamText}
               </pre>
-            </div>
+            </details>
           )}
           {thread.conclusion && (
             <p className="rounded border border-emerald-900 bg-emerald-950/40 p-2 text-emerald-100">

@@ -1,6 +1,6 @@
 'use client';
 
-import type { ParticipantState } from '@/lib/store';
+import type { RosterEntry } from './use-participant-roster';
 
 const PILL =
   'inline-flex cursor-pointer items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-sky-400';
@@ -13,7 +13,7 @@ export function RecipientPicker({
   selected,
   onChange,
 }: {
-  options: readonly ParticipantState[];
+  options: readonly RosterEntry[];
   selected: readonly string[];
   onChange: (next: string[]) => void;
 }) {

@@ -1,7 +1,8 @@
 'use client';
 
 import { memo } from 'react';
-import type { GaugeLevel, ParticipantTelemetry } from '@/lib/store';
+import { ContextGauge } from '@/components/participants/context-gauge';
+import type { ParticipantTelemetry } from '@/lib/store';
 import { clockTime } from './format-time';
 import { ReportAge } from './report-age';
 import { fieldLabel, formatNumber } from './telemetry-fields';
@@ -14,13 +15,7 @@ function rank([key, value]: [string, unknown]): number {
   return typeof value === 'number' ? FIRST.length : FIRST.length + 1;
 }
 
-const LEVEL_TEXT: Record<GaugeLevel, string> = {
-  green: 'text-emerald-300',
-  amber: 'text-amber-300',
-  red: 'text-red-300',
-};
-
-/** The latest status as text: every field of the payload, tokens shown against the maximum with a percentage. */
+/** The latest status as text: the context gauge, then every field of the payload (tokens against the maximum). */
 export const TelemetryLatest = memo(function TelemetryLatest({ telemetry }: { telemetry: ParticipantTelemetry }) {
   const { latest, gauge, stale } = telemetry;
   const entries = Object.entries(latest.payload)
@@ -38,16 +33,14 @@ export const TelemetryLatest = memo(function TelemetryLatest({ telemetry }: { te
           </span>
         )}
       </p>
+      {gauge && <ContextGauge participant={telemetry.participant} />}
       <dl className={`grid grid-cols-2 gap-x-3 gap-y-1 text-xs sm:grid-cols-4 xl:grid-cols-2 ${stale ? 'opacity-70' : ''}`}>
         {entries.map(([key, value]) => (
           <div key={key} className="min-w-0">
             <dt className="truncate text-slate-400">{fieldLabel(key)}</dt>
             <dd className="truncate font-mono tabular-nums text-slate-100">
               {key === 'tokens' && gauge ? (
-                <>
-                  {formatNumber(gauge.tokens)} / {formatNumber(gauge.maxTokens)}{' '}
-                  <span className={LEVEL_TEXT[gauge.level]}>({Math.round(gauge.ratio * 100)}%)</span>
-                </>
+                `${formatNumber(gauge.tokens)} / ${formatNumber(gauge.maxTokens)}`
               ) : typeof value === 'number' ? (
                 formatNumber(value)
               ) : (

@@ -3,12 +3,13 @@
 import { useCallback, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSpace } from '@/components/session/space-session';
-import { chartRows, participantList, telemetryOf, type SpaceStoreState } from '@/lib/store';
+import { chartRows, telemetryOf, type SpaceStoreState } from '@/lib/store';
 import { PanelFrame, fieldClass } from './panel-frame';
 import { StatusRequestControls } from './status-request-controls';
 import { TelemetryChart } from './telemetry-chart';
 import { chartGroups } from './telemetry-fields';
 import { TelemetryLatest } from './telemetry-latest';
+import { useParticipantRoster } from './use-participant-roster';
 import { useThrottledSpace } from './use-throttled-space';
 
 /** Charts redraw at most this often, however fast statuses arrive. */
@@ -23,7 +24,7 @@ interface Target {
 /** Every participant but me, online first, then anyone who reported status without being listed. */
 function useTargets(): Target[] {
   const me = useSpace((s) => s.connection.me);
-  const listed = useSpace(participantList);
+  const listed = useParticipantRoster();
   const reporting = useSpace(useShallow((s: SpaceStoreState) => [...s.telemetry.byParticipant.keys()]));
   return useMemo(() => {
     const out = listed.filter((p) => p.id !== me).map((p) => ({ id: p.id, online: p.online, reported: reporting.includes(p.id) }));

@@ -99,7 +99,7 @@ export interface ReasoningOptions {
   message?: string;
   /** Id(s) of what prompted the reasoning (the request or chat being answered). */
   correlatedTo?: string | string[];
-  /** Also mirror thoughts into a stream (requested now; thoughts before it opens are flushed into it). */
+  /** Also mirror thoughts into a stream, one `{"message"}` JSON object per frame (requested now; thoughts before it opens are flushed into it). */
   mirrorToStream?: boolean;
 }
 

@@ -79,8 +79,10 @@ export class ReasoningSession implements ReasoningHandle {
   thought(text: string): boolean {
     if (this._ended) return false;
     this.sendEnvelope('reasoning/thought', { message: text });
-    if (this.mirror) this.mirror.write(text);
-    else this.unmirrored?.push(text);
+    // One JSON object per frame keeps thought boundaries, so a reader shows each thought once, not run together.
+    const frame = JSON.stringify({ message: text });
+    if (this.mirror) this.mirror.write(frame);
+    else this.unmirrored?.push(frame);
     return true;
   }
 
