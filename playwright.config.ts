@@ -7,6 +7,8 @@ const DATA_DIR = process.env.E2E_DATA_DIR ?? `.e2e-data/${PORT}`;
 
 export default defineConfig({
   testDir: 'e2e',
+  // Per port, so parallel runs do not empty each other's results folder.
+  outputDir: `test-results/e2e-${PORT}`,
   timeout: 30_000,
   fullyParallel: false,
   workers: 1,

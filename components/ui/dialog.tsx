@@ -45,7 +45,7 @@ export function Dialog({ open, onClose, title, description, size = 'medium', clo
       if (dialog.open) dialog.close();
       // Runs after the children (and whatever had focus among them) are gone. No scrolling: in a virtualised
       // list the opener may have moved while the dialog was open.
-      if (opener?.isConnected) opener.focus({ preventScroll: true });
+      reconnected(opener)?.focus({ preventScroll: true });
     };
   }, [open]);
 
@@ -135,4 +135,14 @@ export function DialogForm({ onSubmit, children }: { onSubmit: () => void; child
 /** The row of buttons that ends a dialog, right-aligned; a note put first with `mr-auto` stays on the left. */
 export function DialogFooter({ children }: { children: ReactNode }) {
   return <div className="flex flex-wrap items-center justify-end gap-2">{children}</div>;
+}
+
+/**
+ * The opener, or — when a re-render replaced it while the dialog was open (a card that moved between lists) —
+ * the element that now carries its accessible label, so focus still lands where the user left it.
+ */
+function reconnected(opener: HTMLElement | null): HTMLElement | null {
+  if (!opener || opener.isConnected) return opener;
+  const label = opener.getAttribute('aria-label');
+  return label ? document.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`) : null;
 }
