@@ -5,6 +5,7 @@ import { useStore } from 'zustand';
 import { MEWParticipant } from '@/lib/sdk/mew-participant';
 import { createSpaceStore, startClock, type SpaceStore, type SpaceStoreState } from '@/lib/store';
 import type { StoreEnvelope } from '@/lib/store';
+import { createFrameBatcher } from './frame-batcher';
 
 /** One signed-in space: the browser's own participant and the store derived from what it sees. */
 export interface SpaceSession {
@@ -29,6 +30,7 @@ export function SpaceSessionProvider({ space, token, children }: { space: string
     const gateway = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws`;
     const participant = new MEWParticipant({ gateway, space, token });
     const client = participant.client;
+    const batcher = createFrameBatcher(store);
     let caughtUpTo: string | undefined;
     const catchUp = async (me: string) => {
       const since = caughtUpTo ? `&since=${encodeURIComponent(caughtUpTo)}` : '';
@@ -37,11 +39,14 @@ export function SpaceSessionProvider({ space, token, children }: { space: string
         headers: { Authorization: `Bearer ${token}` },
         cache: 'no-store',
       });
-      if (res.ok) store.getState().ingestMany(((await res.json()) as { messages: StoreEnvelope[] }).messages);
+      if (!res.ok) return;
+      const { messages } = (await res.json()) as { messages: StoreEnvelope[] };
+      batcher.flush();
+      store.getState().ingestMany(messages);
     };
     const unsubscribe = [
-      client.on('message', (envelope) => store.getState().ingest(envelope as StoreEnvelope)),
-      client.on('stream/data', ({ streamId, data }) => store.getState().ingestStreamData(streamId, data)),
+      client.on('message', (envelope) => batcher.envelope(envelope as StoreEnvelope)),
+      client.on('stream/data', ({ streamId, data }) => batcher.streamData(streamId, data)),
       client.on('status', ({ status, close }) => store.getState().setConnection(status, close?.reason)),
       client.on('welcome', (welcome) => {
         if (welcome.to?.[0]) void catchUp(welcome.to[0]).catch(() => undefined);
