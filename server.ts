@@ -6,6 +6,8 @@ import next from 'next';
 import { gatewayEnv } from './lib/gateway';
 import { runGatewayServer } from './scripts/run-gateway-server';
 
+// Next reads this when it starts (below), so it still applies although the imports above run first.
+process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 const dev = process.env.NODE_ENV !== 'production';
 const { host, port } = gatewayEnv(process.cwd());
 const app = next({ dev, hostname: host, port });
