@@ -17,6 +17,7 @@ import type { RejectReason } from './reject-reasons';
 import { useProposalActions, needsConfirmation } from './use-proposal-actions';
 import { useQueueHotkeys, type QueueKey } from './use-queue-hotkeys';
 import { useToolDiscovery } from './use-tool-discovery';
+import { measureFromResizeObserver } from '@/components/ui/measure-from-resize-observer';
 
 type Row = { kind: 'proposal'; proposal: Proposal } | { kind: 'history'; count: number } | { kind: 'empty' };
 
@@ -63,6 +64,7 @@ export function ProposalQueue() {
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => (rows[i]?.kind === 'proposal' ? 280 : 44),
+    measureElement: measureFromResizeObserver,
     getItemKey: (i) => {
       const row = rows[i];
       return row?.kind === 'proposal' ? row.proposal.id : (row?.kind ?? i);

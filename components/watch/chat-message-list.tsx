@@ -9,6 +9,7 @@ import { inTimeOrder } from './in-time-order';
 import { buttonClass } from './panel-frame';
 import { useStickyScroll } from './use-sticky-scroll';
 import { useThrottledSpace } from './use-throttled-space';
+import { measureFromResizeObserver } from '@/components/ui/measure-from-resize-observer';
 
 const timeOf = (m: ChatMessage) => m.at;
 const seqOf = (m: ChatMessage) => m.seq;
@@ -61,6 +62,7 @@ export function ChatMessageList() {
     count: messages.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 52,
+    measureElement: measureFromResizeObserver,
     getItemKey: (i) => messages[i].id,
     overscan: 6,
     useFlushSync: false,

@@ -15,6 +15,7 @@ import { useDebouncedValue } from './use-debounced-value';
 import { useParticipantRoster } from './use-participant-roster';
 import { useStickyScroll } from './use-sticky-scroll';
 import { useThrottledSpace } from './use-throttled-space';
+import { measureFromResizeObserver } from '@/components/ui/measure-from-resize-observer';
 
 /** The log redraws at most this often, whatever the envelope rate. */
 const LOG_THROTTLE_MS = 250;
@@ -76,6 +77,7 @@ export function EnvelopeLog() {
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 30,
+    measureElement: measureFromResizeObserver,
     getItemKey: (i) => rows[i].seq,
     overscan: 10,
     // Scroll-driven sync renders would block the main thread while envelopes pour in.
