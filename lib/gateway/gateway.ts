@@ -151,9 +151,11 @@ export class Gateway {
       receive: (data, binary = false) => {
         let value: unknown;
         try {
-          checkFrameSize(data.length, space.limits);
-          if (data[0] === HASH) return this.acceptStreamFrame(space, participant, data, binary);
-          value = decodeFrame(data, space.limits);
+          if (data[0] === HASH) {
+            checkFrameSize(data.length, space.limits);
+            return this.acceptStreamFrame(space, participant, data, binary);
+          }
+          value = decodeFrame(data, space.limits); // size, then JSON
           this.accept(space, participant, value);
         } catch (e) {
           this.refuse(space, participant, e, value);

@@ -93,8 +93,10 @@ export const PARTICIPANT_CONTROL_KINDS = [
 
 export type ParticipantControlKind = (typeof PARTICIPANT_CONTROL_KINDS)[number];
 
+const PARTICIPANT_CONTROL_KIND_SET: ReadonlySet<string> = new Set(PARTICIPANT_CONTROL_KINDS);
+
 export function isParticipantControlKind(kind: string): kind is ParticipantControlKind {
-  return (PARTICIPANT_CONTROL_KINDS as readonly string[]).includes(kind);
+  return PARTICIPANT_CONTROL_KIND_SET.has(kind);
 }
 
 /**
@@ -113,8 +115,11 @@ export const PAUSE_EXEMPT_KINDS = [
 
 export type PauseExemptKind = (typeof PAUSE_EXEMPT_KINDS)[number];
 
+// A set: the gateway asks this for every envelope it accepts.
+const PAUSE_EXEMPT_KIND_SET: ReadonlySet<string> = new Set(PAUSE_EXEMPT_KINDS);
+
 export function isPauseExemptKind(kind: string): kind is PauseExemptKind {
-  return (PAUSE_EXEMPT_KINDS as readonly string[]).includes(kind);
+  return PAUSE_EXEMPT_KIND_SET.has(kind);
 }
 
 /** Spec §3.9.8–3.9.10 (and `{}` in §3.9.2): these kinds MAY omit `payload`; absent means `{}`. */
