@@ -31,8 +31,14 @@ test('a status report updates the telemetry charts and "Request status now" brin
   for (const chart of ['Tokens vs max', 'Messages in context', 'Latency (ms)']) {
     await expect(panel.getByRole('figure').filter({ hasText: chart })).toBeVisible();
   }
-  // The chart itself drew a line for the series.
-  await expect(panel.getByRole('figure').filter({ hasText: 'Tokens vs max' }).locator('.recharts-line-curve, .recharts-line-dot').first()).toBeAttached();
+  // The chart itself drew the series: its canvas has pixels in the tokens line's colour (sky-400).
+  const tokensCanvas = panel.getByRole('figure').filter({ hasText: 'Tokens vs max' }).locator('canvas');
+  await expect.poll(() => tokensCanvas.evaluate((canvas: HTMLCanvasElement) => {
+    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+    let drawn = 0;
+    for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - 56) + Math.abs(data[i + 1] - 189) + Math.abs(data[i + 2] - 248) < 40) drawn++;
+    return drawn;
+  })).toBeGreaterThan(0);
 
   // The agent's SDK answers participant/request-status on its own, from its current usage.
   agent.recordContextUsage({ tokens: 15_000, messages: 40, latencyMs: 120 });

@@ -5,7 +5,9 @@
  * count, worst), JS heap after the run, proposal send → card visible, and Approve click → fulfilling envelope
  * received through the gateway. Numbers, not assertions. Options: BENCH_UI_SECONDS, BENCH_UI_RATE, and
  * BENCH_UI_PROFILE=<file.cpuprofile> to record the page's main-thread CPU profile during the load (open it in
- * Chrome DevTools) and print the functions with the most self time.
+ * Chrome DevTools) and print the functions with the most self time, and BENCH_UI_TRACE=<file.json> to record a
+ * Chromium trace (open it in DevTools' Performance panel) and print where the long tasks' time went (script,
+ * style, layout, paint, GC).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
+import { SourceMapConsumer } from 'source-map-js';
 import WebSocket from 'ws';
 
 const SECONDS = Number(process.env.BENCH_UI_SECONDS ?? 30);
@@ -51,26 +54,105 @@ function connect(url: string, id: string, onEnvelope: (e: Record<string, any>) =
 }
 
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
   samples?: number[];
   timeDeltas?: number[];
 }
 
-/** The functions with the most self time in a CPU profile, as a short table. */
-function printHotFunctions(profile: CpuProfile): void {
+/** Source maps of the page's scripts, when the build has them (NEXT_BROWSER_SOURCE_MAPS=1 next build). */
+async function loadSourceMaps(urls: string[]): Promise<Map<string, SourceMapConsumer>> {
+  const maps = new Map<string, SourceMapConsumer>();
+  for (const url of new Set(urls.filter((u) => u.startsWith('http')))) {
+    const script = await fetch(url).then((r) => (r.ok ? r.text() : ''), () => '');
+    const mapUrl = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(script)?.[1];
+    const response = mapUrl && (await fetch(new URL(mapUrl, url)).catch(() => undefined));
+    if (response && response.ok) maps.set(url, new SourceMapConsumer(await response.json()));
+  }
+  return maps;
+}
+
+/** The functions with the most self time in a CPU profile, and the source files they come from, as short tables. */
+async function printHotFunctions(profile: CpuProfile): Promise<void> {
   const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<string, number>();
+  const maps = await loadSourceMaps(profile.nodes.map((n) => n.callFrame.url));
+  const names = new Map<number, { fn: string; file: string }>();
+  for (const { id, callFrame: frame } of profile.nodes) {
+    const original = maps.get(frame.url)?.originalPositionFor({ line: frame.lineNumber + 1, column: frame.columnNumber });
+    const file = (original?.source ?? frame.url).replace(/^.*?(node_modules\/|\.\/)/, '').split('?')[0] || '(native)';
+    const line = original?.source ? original.line : frame.lineNumber;
+    names.set(id, { fn: `${original?.name ?? (frame.functionName || '(anonymous)')} ${file.split('/').pop()}:${line}`, file });
+  }
+  const byFunction = new Map<string, number>();
+  const byFile = new Map<string, number>();
   (profile.samples ?? []).forEach((id, i) => {
-    const frame = byNode.get(id)!.callFrame;
-    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
-    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+    const ms = (profile.timeDeltas?.[i] ?? 0) / 1000;
+    const { fn, file } = names.get(id) ?? { fn: '?', file: '?' };
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
+    byFile.set(file, (byFile.get(file) ?? 0) + ms);
   });
-  console.log('hot functions (self ms):');
-  for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${ms.toFixed(0).padStart(7)}  ${key}`);
+  const print = (title: string, table: Map<string, number>) => {
+    console.log(title);
+    for (const [key, ms] of [...table].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${ms.toFixed(0).padStart(7)}  ${key}`);
+  };
+  print('hot functions (self ms):', byFunction);
+  print('hot source files (self ms):', byFile);
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  args?: { name?: string };
+}
+
+/** Self time by trace event name inside the renderer main thread's long tasks: is it script, style, layout or paint? */
+function printLongTaskBreakdown(events: TraceEvent[]): void {
+  const mainThreads = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const e of events) {
+    const key = `${e.pid}:${e.tid}`;
+    if (e.ph !== 'X' || !mainThreads.has(key)) continue;
+    if (!byThread.has(key)) byThread.set(key, []);
+    byThread.get(key)!.push(e);
+  }
+  const self = new Map<string, number>();
+  let tasks = 0;
+  let total = 0;
+  for (const list of byThread.values()) {
+    list.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+    const stack: { end: number; name: string; children: number; dur: number }[] = [];
+    let inLongTask = false;
+    const close = (upTo: number) => {
+      while (stack.length && stack[stack.length - 1].end <= upTo) {
+        const done = stack.pop()!;
+        if (inLongTask) self.set(done.name, (self.get(done.name) ?? 0) + (done.dur - done.children) / 1000);
+        if (stack.length) stack[stack.length - 1].children += done.dur;
+        else inLongTask = false;
+      }
+    };
+    for (const e of list) {
+      close(e.ts);
+      const dur = e.dur ?? 0;
+      if (!stack.length) {
+        inLongTask = dur > 50_000;
+        if (inLongTask) {
+          tasks++;
+          total += dur / 1000;
+        }
+      }
+      stack.push({ end: e.ts + dur, name: e.name, children: 0, dur });
+    }
+    close(Infinity);
+  }
+  console.log(`long-task time by event (self ms, ${tasks} tasks, ${total.toFixed(0)} ms):`);
+  for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${ms.toFixed(0).padStart(7)}  ${name}`);
 }
 
 async function main() {
-  if (!existsSync('.next/BUILD_ID') && spawnSync('npx', ['next', 'build'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+  if (!existsSync(join(process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID')) && spawnSync('npx', ['next', 'build'], { stdio: 'inherit' }).status !== 0) process.exit(1);
   const dir = mkdtempSync(join(tmpdir(), 'mew-bench-ui-'));
   const agents = Array.from({ length: AGENTS }, (_, i) => `agent${i + 1}`);
   const participants: Record<string, unknown> = {
@@ -131,6 +213,7 @@ async function main() {
     await page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks.length = 0)); // page load is not the load test
 
     sockets.forEach((ws, i) => ws.send(JSON.stringify({ id: `bench-thread-${i}`, kind: 'reasoning/start', payload: { message: 'working through the backlog' } })));
+    if (process.env.BENCH_UI_TRACE) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink'] });
     const cdp = process.env.BENCH_UI_PROFILE ? await page.context().newCDPSession(page) : undefined;
     if (cdp) {
       await cdp.send('Profiler.enable');
@@ -182,7 +265,12 @@ async function main() {
     if (cdp) {
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(process.env.BENCH_UI_PROFILE!, JSON.stringify(profile));
-      printHotFunctions(profile);
+      await printHotFunctions(profile);
+    }
+    if (process.env.BENCH_UI_TRACE) {
+      const trace = await browser.stopTracing();
+      writeFileSync(process.env.BENCH_UI_TRACE, trace);
+      printLongTaskBreakdown((JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents);
     }
 
     const result = await page.evaluate(() => {

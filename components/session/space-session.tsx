@@ -57,6 +57,7 @@ export function SpaceSessionProvider({ space, token, children }: { space: string
     setSession({ space, token, participant, store });
     return () => {
       for (const stop of unsubscribe) stop();
+      batcher.dispose();
       participant.disconnect();
       setSession(undefined);
     };

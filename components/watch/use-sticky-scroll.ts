@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 
 /** How close to the bottom (px) still counts as "following the newest". */
 const STICK_THRESHOLD_PX = 24;
@@ -30,9 +30,18 @@ export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, conten
     if (el) el.scrollTop = el.scrollHeight;
   }, [scrollRef]);
 
-  useLayoutEffect(() => {
-    if (stickRef.current) toBottom();
-  }, [toBottom, contentKey]);
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || !stickRef.current) return;
+    // A resize observer reports right after the browser's own layout, when reading the height is free; a layout
+    // effect would force an extra page layout on every update, which under load is most of the main thread.
+    // It reports each observed element once on start (this update) and again whenever the content grows.
+    const observer = new ResizeObserver(() => {
+      if (stickRef.current) toBottom();
+    });
+    observer.observe(el.firstElementChild ?? el);
+    return () => observer.disconnect();
+  }, [scrollRef, toBottom, contentKey]);
 
   const scrollProps = useMemo(() => {
     const intent = () => {

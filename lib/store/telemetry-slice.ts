@@ -132,7 +132,7 @@ export function seriesOf(telemetry: ParticipantTelemetry, field: string): { at: 
   return out;
 }
 
-/** Flat rows `{at, tokens, latency_ms, …}` as chart libraries (recharts) take them. */
+/** Flat rows `{at, tokens, latency_ms, …}`, one per report, for charts. */
 export function chartRows(telemetry: ParticipantTelemetry): ({ at: number } & Record<string, number>)[] {
   return telemetry.samples.map((s) => ({ ...s.values, at: s.at }));
 }
