@@ -10,11 +10,11 @@
  * style, layout, paint, GC).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type CDPSession } from '@playwright/test';
 import { SourceMapConsumer } from 'source-map-js';
 import WebSocket from 'ws';
 
@@ -151,6 +151,19 @@ function printLongTaskBreakdown(events: TraceEvent[]): void {
   for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${ms.toFixed(0).padStart(7)}  ${name}`);
 }
 
+/** Linux's CPU counters (jiffies): how much time the hypervisor took away is what makes one run differ from the next. */
+function cpuTimes(): { total: number; steal: number } | undefined {
+  if (!existsSync('/proc/stat')) return undefined;
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+}
+
+/** Chromium's cumulative main-thread times (seconds): a steadier measure of cost than counting long tasks. */
+async function mainThreadMetrics(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return Object.fromEntries(metrics.map((m) => [m.name, m.value]));
+}
+
 async function main() {
   if (!existsSync(join(process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID')) && spawnSync('npx', ['next', 'build'], { stdio: 'inherit' }).status !== 0) process.exit(1);
   const dir = mkdtempSync(join(tmpdir(), 'mew-bench-ui-'));
@@ -197,10 +210,15 @@ async function main() {
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) w.__longTasks.push(entry.duration);
       }).observe({ type: 'longtask', buffered: true });
-      new MutationObserver(() => {
-        for (const el of document.querySelectorAll<HTMLElement>('[data-proposal-id]')) {
-          const id = el.dataset.proposalId!;
-          w.__seen[id] ??= Date.now();
+      // Only added subtrees are searched, so the measuring costs the page little.
+      new MutationObserver((records) => {
+        const now = Date.now();
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            if (!(node instanceof HTMLElement)) continue;
+            const cards = node.matches('[data-proposal-id]') ? [node] : node.querySelectorAll<HTMLElement>('[data-proposal-id]');
+            for (const el of cards) w.__seen[el.dataset.proposalId!] ??= now;
+          }
         }
       }).observe(document, { childList: true, subtree: true });
       document.addEventListener('click', (e) => {
@@ -214,8 +232,12 @@ async function main() {
 
     sockets.forEach((ws, i) => ws.send(JSON.stringify({ id: `bench-thread-${i}`, kind: 'reasoning/start', payload: { message: 'working through the backlog' } })));
     if (process.env.BENCH_UI_TRACE) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink'] });
-    const cdp = process.env.BENCH_UI_PROFILE ? await page.context().newCDPSession(page) : undefined;
-    if (cdp) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const metricsBefore = await mainThreadMetrics(cdp);
+    const metricsFrom = Date.now();
+    const cpuBefore = cpuTimes();
+    if (process.env.BENCH_UI_PROFILE) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.start');
     }
@@ -262,7 +284,10 @@ async function main() {
     clearInterval(ticker);
     clearInterval(proposals);
     await new Promise((r) => setTimeout(r, 1500));
-    if (cdp) {
+    const metricsAfter = await mainThreadMetrics(cdp);
+    const metricsSeconds = (Date.now() - metricsFrom) / 1000;
+    const cpuAfter = cpuTimes();
+    if (process.env.BENCH_UI_PROFILE) {
       const { profile } = await cdp.send('Profiler.stop');
       writeFileSync(process.env.BENCH_UI_PROFILE!, JSON.stringify(profile));
       await printHotFunctions(profile);
@@ -276,16 +301,20 @@ async function main() {
     const result = await page.evaluate(() => {
       const w = window as unknown as { __longTasks: number[]; __seen: Record<string, number>; __clicks: Record<string, number> };
       const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
-      return { longTasks: w.__longTasks, seen: w.__seen, clicks: w.__clicks, heap: memory?.usedJSHeapSize ?? NaN };
+      return { longTasks: w.__longTasks, seen: w.__seen, clicks: w.__clicks, heap: memory?.usedJSHeapSize ?? NaN, nodes: document.getElementsByTagName('*').length };
     });
     const visible = [...sentAt].filter(([id]) => result.seen[id]).map(([id, t]) => result.seen[id] - t);
     const onWire = Object.entries(result.clicks).filter(([id]) => fulfilledAt.has(id)).map(([id, t]) => fulfilledAt.get(id)! - t);
     const over50 = result.longTasks.filter((d) => d > 50);
     const elapsed = (Date.now() - started) / 1000;
     console.log(`MEW control room under load (${SECONDS} s, ${Math.round(sent / elapsed)} envelopes/s sent, Chromium ${browser.version()})\n`);
+    const steal = cpuBefore && cpuAfter ? `, ${(((cpuAfter.steal - cpuBefore.steal) / (cpuAfter.total - cpuBefore.total)) * 100).toFixed(0)} % of CPU time stolen by the host` : '';
+    console.log(`machine                        ${availableParallelism()} CPUs${steal}`);
     console.log(`envelopes sent                 ${sent}`);
     console.log(`long tasks > 50 ms             ${over50.length} (${result.longTasks.filter((d) => d > 100).length} over 100 ms; worst ${Math.round(Math.max(0, ...result.longTasks))} ms)`);
-    console.log(`JS heap after the run          ${(result.heap / 1024 / 1024).toFixed(1)} MB`);
+    const busy = (name: string) => `${((((metricsAfter[name] ?? 0) - (metricsBefore[name] ?? 0)) / metricsSeconds) * 100).toFixed(0)} %`;
+    console.log(`main thread busy               ${busy('TaskDuration')} (script ${busy('ScriptDuration')}, style ${busy('RecalcStyleDuration')}, layout ${busy('LayoutDuration')})`);
+    console.log(`JS heap after the run          ${(result.heap / 1024 / 1024).toFixed(1)} MB (${result.nodes} DOM elements)`);
     console.log(`proposal sent → card visible   p50 ${percentile(visible, 50)} ms, p95 ${percentile(visible, 95)} ms (${visible.length}/${sentAt.size} seen)`);
     console.log(`Approve click → on the wire    p50 ${percentile(onWire, 50)} ms, p95 ${percentile(onWire, 95)} ms (${onWire.length}/${approved} approvals)`);
     for (const ws of [tools, proposer, ...sockets]) ws.close();

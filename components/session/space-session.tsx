@@ -5,7 +5,7 @@ import { useStore } from 'zustand';
 import { MEWParticipant } from '@/lib/sdk/mew-participant';
 import { createSpaceStore, startClock, type SpaceStore, type SpaceStoreState } from '@/lib/store';
 import type { StoreEnvelope } from '@/lib/store';
-import { createFrameBatcher } from './frame-batcher';
+import { createEnvelopeBatcher } from './envelope-batcher';
 
 /** One signed-in space: the browser's own participant and the store derived from what it sees. */
 export interface SpaceSession {
@@ -30,7 +30,7 @@ export function SpaceSessionProvider({ space, token, children }: { space: string
     const gateway = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws`;
     const participant = new MEWParticipant({ gateway, space, token });
     const client = participant.client;
-    const batcher = createFrameBatcher(store);
+    const batcher = createEnvelopeBatcher(store);
     let caughtUpTo: string | undefined;
     const catchUp = async (me: string) => {
       const since = caughtUpTo ? `&since=${encodeURIComponent(caughtUpTo)}` : '';

@@ -18,7 +18,12 @@ export function PanelFrame({
 }) {
   const headingId = useId();
   return (
-    <section aria-labelledby={headingId} className={`flex min-w-0 flex-col gap-2 rounded-lg border border-slate-800 bg-slate-900/40 p-3 ${className}`}>
+    // Off screen, a panel's updates cost no style, layout or paint (content-visibility), and on screen they stay
+    // inside it (the containment it implies); its last size stands in while skipped.
+    <section
+      aria-labelledby={headingId}
+      className={`flex min-w-0 flex-col gap-2 rounded-lg border border-slate-800 bg-slate-900/40 p-3 [contain-intrinsic-size:auto_24rem] [content-visibility:auto] ${className}`}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <h2 id={headingId} className="text-sm font-semibold text-slate-200">
           {title}
