@@ -313,7 +313,9 @@ async function main() {
     console.log(`envelopes sent                 ${sent}`);
     console.log(`long tasks > 50 ms             ${over50.length} (${result.longTasks.filter((d) => d > 100).length} over 100 ms; worst ${Math.round(Math.max(0, ...result.longTasks))} ms)`);
     const busy = (name: string) => `${((((metricsAfter[name] ?? 0) - (metricsBefore[name] ?? 0)) / metricsSeconds) * 100).toFixed(0)} %`;
+    const perSecond = (name: string) => (((metricsAfter[name] ?? 0) - (metricsBefore[name] ?? 0)) / metricsSeconds).toFixed(0);
     console.log(`main thread busy               ${busy('TaskDuration')} (script ${busy('ScriptDuration')}, style ${busy('RecalcStyleDuration')}, layout ${busy('LayoutDuration')})`);
+    console.log(`main thread CPU time           ${busy('ThreadTime')} (steal-free); ${perSecond('LayoutCount')} layouts/s, ${perSecond('RecalcStyleCount')} style recalcs/s`);
     console.log(`JS heap after the run          ${(result.heap / 1024 / 1024).toFixed(1)} MB (${result.nodes} DOM elements)`);
     console.log(`proposal sent → card visible   p50 ${percentile(visible, 50)} ms, p95 ${percentile(visible, 95)} ms (${visible.length}/${sentAt.size} seen)`);
     console.log(`Approve click → on the wire    p50 ${percentile(onWire, 50)} ms, p95 ${percentile(onWire, 95)} ms (${onWire.length}/${approved} approvals)`);

@@ -7,7 +7,7 @@ import { chatMessages, type ChatMessage, type ChatReceipt } from '@/lib/store';
 import { clockTime } from './format-time';
 import { inTimeOrder } from './in-time-order';
 import { buttonClass } from './panel-frame';
-import { useStickyScroll } from './use-sticky-scroll';
+import { neverAdjust, useStickyScroll } from './use-sticky-scroll';
 import { useThrottledSpace } from './use-throttled-space';
 import { measureFromResizeObserver } from '@/components/ui/measure-from-resize-observer';
 
@@ -69,6 +69,9 @@ export function ChatMessageList() {
   });
   const totalSize = virtualizer.getTotalSize();
   const { following, scrollProps, scrollToNewest } = useStickyScroll(scrollRef, `${messages.length}:${totalSize}`);
+  // While following, the newest rows are pinned to the bottom after each layout; compensating rows' measured
+  // heights as well would only add scroll writes (each forcing a layout) for a position about to be replaced.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = following ? neverAdjust : undefined;
 
   if (messages.length === 0) return <p className="text-xs text-slate-400">No messages yet.</p>;
   return (

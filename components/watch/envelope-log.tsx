@@ -13,7 +13,7 @@ import { LogRow } from './log-row';
 import { PanelFrame, buttonClass } from './panel-frame';
 import { useDebouncedValue } from './use-debounced-value';
 import { useParticipantRoster } from './use-participant-roster';
-import { useStickyScroll } from './use-sticky-scroll';
+import { neverAdjust, useStickyScroll } from './use-sticky-scroll';
 import { useThrottledSpace } from './use-throttled-space';
 import { measureFromResizeObserver } from '@/components/ui/measure-from-resize-observer';
 
@@ -85,6 +85,9 @@ export function EnvelopeLog() {
   });
   const totalSize = virtualizer.getTotalSize();
   const { following, scrollProps, scrollToNewest, release } = useStickyScroll(scrollRef, `${rows.length}:${totalSize}`);
+  // While following, the newest rows are pinned to the bottom after each layout; compensating rows' measured
+  // heights as well would only add scroll writes (each forcing a layout) for a position about to be replaced.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = following ? neverAdjust : undefined;
 
   // Freeze on the snapshot of the moment the reader leaves the bottom; follow live again once they return.
   // (A jump may already have frozen a fresher snapshot: keep it.)

@@ -83,3 +83,6 @@ export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, conten
 
   return { following, scrollProps, scrollToNewest, release };
 }
+
+/** A virtualiser's `shouldAdjustScrollPositionOnItemSizeChange` for while a sticky list follows its newest rows. */
+export const neverAdjust = () => false;
