@@ -193,7 +193,9 @@ async function main() {
     }
     const url = `ws://127.0.0.1:${port}/ws?space=bench-ui`;
     const fulfilledAt = new Map<string, number>();
+    const gatewayEchoAt = new Map<string, number>();
     const tools = await connect(url, 'tools', (e) => {
+      if (e.kind === 'mcp/proposal') gatewayEchoAt.set(e.id, Date.now());
       if (e.kind !== 'mcp/request' || !e.to?.includes('tools')) return;
       for (const id of e.correlation_id ?? []) fulfilledAt.set(id, Date.now());
       tools.send(JSON.stringify({ kind: 'mcp/response', to: [e.from], correlation_id: [e.id], payload: { jsonrpc: '2.0', id: e.payload.id, result: { content: [{ type: 'text', text: 'ok' }] } } }));
@@ -203,10 +205,26 @@ async function main() {
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.addInitScript(() => {
-      const w = window as unknown as { __longTasks: number[]; __seen: Record<string, number>; __clicks: Record<string, number> };
+      const w = window as unknown as { __longTasks: number[]; __seen: Record<string, number>; __clicks: Record<string, number>; __arrived: Record<string, number> };
       w.__longTasks = [];
       w.__seen = {};
       w.__clicks = {};
+      w.__arrived = {};
+      // When each proposal's frame reaches the page's script (before the SDK parses it): splits the visible
+      // latency into getting to the page (network and the page's task queue) and onto the screen.
+      const onmessage = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage')!;
+      Object.defineProperty(WebSocket.prototype, 'onmessage', {
+        get() {
+          return onmessage.get!.call(this);
+        },
+        set(handler: (event: MessageEvent) => void) {
+          onmessage.set!.call(this, function (this: WebSocket, event: MessageEvent) {
+            const id = typeof event.data === 'string' && event.data.includes('"mcp/proposal"') ? /"id":"(bench-proposal-\d+)"/.exec(event.data)?.[1] : undefined;
+            if (id) w.__arrived[id] ??= Date.now();
+            return handler.call(this, event);
+          });
+        },
+      });
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) w.__longTasks.push(entry.duration);
       }).observe({ type: 'longtask', buffered: true });
@@ -299,9 +317,9 @@ async function main() {
     }
 
     const result = await page.evaluate(() => {
-      const w = window as unknown as { __longTasks: number[]; __seen: Record<string, number>; __clicks: Record<string, number> };
+      const w = window as unknown as { __longTasks: number[]; __seen: Record<string, number>; __clicks: Record<string, number>; __arrived: Record<string, number> };
       const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
-      return { longTasks: w.__longTasks, seen: w.__seen, clicks: w.__clicks, heap: memory?.usedJSHeapSize ?? NaN, nodes: document.getElementsByTagName('*').length };
+      return { longTasks: w.__longTasks, seen: w.__seen, clicks: w.__clicks, arrived: w.__arrived, heap: memory?.usedJSHeapSize ?? NaN, nodes: document.getElementsByTagName('*').length };
     });
     const visible = [...sentAt].filter(([id]) => result.seen[id]).map(([id, t]) => result.seen[id] - t);
     const onWire = Object.entries(result.clicks).filter(([id]) => fulfilledAt.has(id)).map(([id, t]) => fulfilledAt.get(id)! - t);
@@ -318,6 +336,12 @@ async function main() {
     console.log(`main thread CPU time           ${busy('ThreadTime')} (steal-free); ${perSecond('LayoutCount')} layouts/s, ${perSecond('RecalcStyleCount')} style recalcs/s`);
     console.log(`JS heap after the run          ${(result.heap / 1024 / 1024).toFixed(1)} MB (${result.nodes} DOM elements)`);
     console.log(`proposal sent → card visible   p50 ${percentile(visible, 50)} ms, p95 ${percentile(visible, 95)} ms (${visible.length}/${sentAt.size} seen)`);
+    const toPage = [...sentAt].filter(([id]) => result.arrived[id] && result.seen[id]).map(([id, t]) => result.arrived[id] - t);
+    const toScreen = [...sentAt].filter(([id]) => result.arrived[id] && result.seen[id]).map(([id]) => result.seen[id] - result.arrived[id]);
+    const viaGateway = [...sentAt].filter(([id]) => gatewayEchoAt.has(id)).map(([id, t]) => gatewayEchoAt.get(id)! - t);
+    console.log(`  (sent → another participant  p50 ${percentile(viaGateway, 50)} ms, p95 ${percentile(viaGateway, 95)} ms: the gateway's share)`);
+    console.log(`  of which sent → page script  p50 ${percentile(toPage, 50)} ms, p95 ${percentile(toPage, 95)} ms`);
+    console.log(`  and page script → card       p50 ${percentile(toScreen, 50)} ms, p95 ${percentile(toScreen, 95)} ms`);
     console.log(`Approve click → on the wire    p50 ${percentile(onWire, 50)} ms, p95 ${percentile(onWire, 95)} ms (${onWire.length}/${approved} approvals)`);
     for (const ws of [tools, proposer, ...sockets]) ws.close();
   } finally {
