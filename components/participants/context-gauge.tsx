@@ -1,7 +1,11 @@
 'use client';
 
-import { useSpace } from '@/components/session/space-session';
-import { telemetryOf, type GaugeLevel } from '@/lib/store';
+import { useCallback } from 'react';
+import { useThrottledSpace } from '@/components/watch/use-throttled-space';
+import { telemetryOf, type GaugeLevel, type SpaceStoreState } from '@/lib/store';
+
+/** A gauge redraws at most this often: a context window fills over seconds, and every participant card has one. */
+const GAUGE_REFRESH_MS = 500;
 
 const LEVEL: Record<GaugeLevel, { bar: string; text: string; word: string }> = {
   green: { bar: 'bg-emerald-500', text: 'text-emerald-300', word: 'ok' },
@@ -17,12 +21,14 @@ const full = new Intl.NumberFormat('en');
  * 70 %, amber below 90 %, red above, as a `meter` whose text also names the level (colour is never the only cue).
  */
 export function ContextGauge({ participant }: { participant: string }) {
-  const gauge = useSpace((s) => telemetryOf(s, participant)?.gauge);
-  const stale = useSpace((s) => telemetryOf(s, participant)?.stale ?? false);
-  const messages = useSpace((s) => {
-    const value = telemetryOf(s, participant)?.latest.payload.messages_in_context;
-    return typeof value === 'number' ? value : undefined;
-  });
+  const telemetry = useThrottledSpace(
+    useCallback((s: SpaceStoreState) => telemetryOf(s, participant), [participant]),
+    GAUGE_REFRESH_MS,
+  );
+  const gauge = telemetry?.gauge;
+  const stale = telemetry?.stale ?? false;
+  const reported = telemetry?.latest.payload.messages_in_context;
+  const messages = typeof reported === 'number' ? reported : undefined;
 
   if (!gauge) return <p className="text-xs text-slate-500">No context report yet</p>;
   const percent = Math.round(gauge.ratio * 100);

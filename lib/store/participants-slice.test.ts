@@ -107,11 +107,11 @@ describe('participants', () => {
     expect(s.participants.byId.get('agent-1')!.lastControl?.replies.map((r) => r.kind)).toEqual(['participant/status', 'participant/compact-done']);
   });
 
-  it('closes request-status with a status, and clear with an acknowledgement; keeps the latest status snapshot', () => {
+  it('closes request-status with a status, and clear with an acknowledgement; the latest status is in telemetry', () => {
     let s = run([env({ id: 'status-request-1', from: 'human', to: ['agent-1'], kind: 'participant/request-status', payload: { fields: ['tokens'] } })]);
     s = applyEnvelope(s, { ...status('status-1', 'agent-1', { tokens: 12345, max_tokens: 20000 }, 10), correlation_id: ['status-request-1'] }, NOW);
     expect(s.participants.byId.get('agent-1')!.lastControl?.completed).toBe(true);
-    expect(s.participants.byId.get('agent-1')!.status).toMatchObject({ id: 'status-1', payload: { tokens: 12345 } });
+    expect(s.telemetry.byParticipant.get('agent-1')!.latest).toMatchObject({ id: 'status-1', payload: { tokens: 12345 } });
     s = applyEnvelopes(
       s,
       [

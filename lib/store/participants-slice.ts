@@ -46,13 +46,6 @@ export interface ControlState {
   completedAt?: number;
 }
 
-/** The latest `participant/status` a participant sent (the series is in the telemetry slice). */
-export interface StatusSnapshot {
-  id: string;
-  at: number;
-  payload: JsonObject;
-}
-
 /** One participant of the space, as the envelopes seen describe it. Left participants are kept (`online: false`). */
 export interface ParticipantState {
   id: string;
@@ -69,7 +62,6 @@ export interface ParticipantState {
   paused?: PauseState;
   shutdown?: ShutdownState;
   lastControl?: ControlState;
-  status?: StatusSnapshot;
 }
 
 /** Participants by id (each record immutable; the map is the store's, read-only to everyone else). */
@@ -109,7 +101,7 @@ function update(byId: Map<string, ParticipantState>, id: string, change: (p: Par
   return true;
 }
 
-/** Applies presence, welcome, invites, kicks, controls, control replies and status snapshots. */
+/** Applies presence, welcome, invites, kicks, controls and control replies (a status report only introduces its sender). */
 export function reduceParticipants(state: ParticipantsState, welcome: Welcome | undefined, envelope: StoreEnvelope, ctx: ReduceContext): ParticipantsState {
   const byId = writable(state.byId);
   const changedByKind = applyKind(byId, welcome, envelope, ctx);
@@ -153,12 +145,9 @@ function applyKind(byId: Map<string, ParticipantState>, welcome: Welcome | undef
       return id ? update(byId, id, (p) => ({ ...p, kicked: { id: envelope.id, by: envelope.from, at, reason: str(payload.reason) } })) : false;
     }
     case 'participant/status':
-      return update(
-        byId,
-        envelope.from,
-        (p) => (p.status && p.status.at > at ? p : { ...p, status: { id: envelope.id, at, payload } }),
-        true, // someone reporting status is connected
-      );
+      // Someone reporting status is connected. The report itself lives in the telemetry slice only: kept here too,
+      // every report (several a second per agent) would re-render each participant's card.
+      return byId.has(envelope.from) ? false : update(byId, envelope.from, (p) => p, true);
     default:
       return isParticipantControlKind(envelope.kind) ? applyControl(byId, envelope, envelope.kind, ctx) : false;
   }

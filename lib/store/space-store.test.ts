@@ -99,10 +99,15 @@ describe('createSpaceStore', () => {
     expect(awaitingMyAck(store.getState())).toBe(acks);
     expect(participantList(store.getState())).toBe(rail);
     expect(queue.map((p) => p.id)).toEqual(['p-2']);
-    // A status updates the participant's snapshot, so the rail changes.
+    // A status from a known participant is telemetry only: the rail (re-rendered on every change) stays put.
+    const telemetry = store.getState().telemetry;
     store.getState().ingest(status('st-2', 'agent-1', { tokens: 200, max_tokens: 1000 }, 95));
-    expect(participantList(store.getState())).not.toBe(rail);
+    expect(store.getState().telemetry).not.toBe(telemetry);
+    expect(participantList(store.getState())).toBe(rail);
     expect(pendingProposals(store.getState())).toBe(queue);
+    // A status from someone never seen introduces them.
+    store.getState().ingest(status('st-3', 'newcomer', { tokens: 1, max_tokens: 1000 }, 96));
+    expect(participantList(store.getState()).map((p) => p.id)).toContain('newcomer');
   });
 
   it('expires proposals on the clock (startClock), and stops when asked', () => {
