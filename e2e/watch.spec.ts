@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { MEWParticipant } from '../lib/sdk/mew-participant';
 import { connectParticipant, signInUrl } from './fixtures/space';
 
@@ -163,6 +163,44 @@ test('the envelope log filters, expands, jumps along correlation chains and expo
   expect(file.suggestedFilename()).toMatch(/^mew-e2e-.*\.jsonl$/);
   const lines = (await readFile(await file.path(), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
   expect(lines.map((e) => e.payload.text)).toEqual([`question ${tag}`, `answer ${tag}`, `orphan ${tag}`]);
+});
+
+/** Whether the log row holding `text` is inside the log's scroll box's visible area (the page may scroll too). */
+async function shownInLog(log: Locator, text: string): Promise<boolean> {
+  const row = log.getByRole('list', { name: 'Envelopes' }).getByText(text);
+  if ((await row.count()) === 0) return false;
+  return row.evaluate((el) => {
+    const box = el.closest('[role="list"]')!.parentElement!.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+  });
+}
+
+test('the envelope log follows the newest envelopes, holds still once the reader scrolls up, and jumps back', async ({ page }) => {
+  const tag = tagged();
+  agent = await connectParticipant('agent');
+  await openControlRoom(page);
+  const log = page.getByRole('region', { name: 'Envelope log' });
+  for (let i = 0; i < 60; i++) agent.chat(`fill ${tag} ${i}`);
+  await expect.poll(() => shownInLog(log, `fill ${tag} 59`)).toBe(true);
+  const jump = log.getByRole('button', { name: /^Jump to newest/ });
+  await expect(jump).toHaveCount(0);
+
+  // The scroll box, not the list inside it (as tall as all its rows).
+  await log.getByRole('list', { name: 'Envelopes' }).locator('xpath=..').hover();
+  await page.mouse.wheel(0, -1500);
+  await expect(jump).toBeVisible();
+  await expect.poll(() => shownInLog(log, `fill ${tag} 59`)).toBe(false);
+  // While the reader is up there, new envelopes are counted, not slid in under them.
+  agent.chat(`later ${tag}`);
+  await expect(jump).toHaveText(/\(\d+ new\)/);
+  await expect(log.getByText(`later ${tag}`)).toHaveCount(0);
+
+  await jump.click();
+  await expect.poll(() => shownInLog(log, `later ${tag}`)).toBe(true);
+  await expect(jump).toHaveCount(0);
+  agent.chat(`after ${tag}`);
+  await expect.poll(() => shownInLog(log, `after ${tag}`)).toBe(true);
 });
 
 test('a gateway refusal of my own envelope surfaces as an error toast', async ({ page }) => {

@@ -79,7 +79,7 @@ export function ChatMessageList() {
       <div
         ref={scrollRef}
         {...scrollProps}
-        className="overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60 [contain:strict]"
+        className="overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60 [contain:strict] [overflow-anchor:none]"
         // Grows with a short conversation, then scrolls.
         style={{ height: Math.min(totalSize + 2, MAX_LIST_PX) }}
       >

@@ -232,7 +232,7 @@ export function EnvelopeLog() {
             scrollProps.onKeyDown();
             onKeyDown(event);
           }}
-          className="h-80 overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60 [contain:strict] sm:h-96"
+          className="h-80 overflow-y-auto rounded-md border border-slate-800 bg-slate-950/60 [contain:strict] [overflow-anchor:none] sm:h-96"
         >
           {rows.length === 0 ? (
             <p className="p-3 text-xs text-slate-400">{filter ? 'No envelope matches these filters.' : 'No envelopes yet.'}</p>

@@ -12,7 +12,7 @@ const INTENT_WINDOW_MS = 400;
  * changes: item count, total height) keeps it at the bottom; once the user scrolls up it stays put until they come
  * back down or call `scrollToNewest`. Only user-initiated scrolls unstick: a virtualiser re-measuring rows also
  * moves the scroll position, and that must not be mistaken for the reader leaving.
- * Spread `scrollProps` on the scrolling element.
+ * Spread `scrollProps` on the scrolling element, and give it `overflow-anchor: none`.
  */
 export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, contentKey: unknown) {
   const stickRef = useRef(true);
@@ -25,6 +25,9 @@ export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, conten
     setFollowing(value);
   }, []);
 
+  /** Whether a scroll now is the reader's: within the intent window of a wheel, touch or key, or while dragging. */
+  const byReader = useCallback(() => pointerDown.current || Date.now() < intentUntil.current, []);
+
   const toBottom = useCallback(() => {
     const el = scrollRef.current;
     if (el) el.scrollTop = el.scrollHeight;
@@ -35,13 +38,24 @@ export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, conten
     if (!el || !stickRef.current) return;
     // A resize observer reports right after the browser's own layout, when reading the height is free; a layout
     // effect would force an extra page layout on every update, which under load is most of the main thread.
-    // It reports each observed element once on start (this update) and again whenever the content grows.
-    const observer = new ResizeObserver(() => {
-      if (stickRef.current) toBottom();
-    });
-    observer.observe(el.firstElementChild ?? el);
-    return () => observer.disconnect();
-  }, [scrollRef, toBottom, contentKey]);
+    // It reports each observed element once on start (this update) and again whenever the content or box resizes.
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const follow = () => {
+      retry = undefined;
+      if (!stickRef.current) return;
+      // Not while the reader is scrolling: their scroll event may still be on its way, and snapping back first
+      // would swallow it. Once they stop, if they are still following, catch up.
+      if (byReader()) retry ??= setTimeout(follow, INTENT_WINDOW_MS);
+      else toBottom();
+    };
+    const observer = new ResizeObserver(follow);
+    observer.observe(el); // the box shrinking, too, would leave the newest rows below the fold
+    if (el.firstElementChild) observer.observe(el.firstElementChild);
+    return () => {
+      observer.disconnect();
+      if (retry !== undefined) clearTimeout(retry);
+    };
+  }, [scrollRef, toBottom, byReader, contentKey]);
 
   const scrollProps = useMemo(() => {
     const intent = () => {
@@ -59,19 +73,16 @@ export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, conten
         pointerDown.current = false;
       },
       onScroll: () => {
+        // Only the reader's scrolls change what is followed. Ours (and the virtualiser's) are not read at all:
+        // reading the position forces a layout, and they come several times a second under load. The browser's
+        // own scroll anchoring, the one other mover, is off on these lists (`overflow-anchor: none`).
         const el = scrollRef.current;
-        if (!el) return;
+        if (!el || !byReader()) return;
         const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD_PX;
-        const byUser = pointerDown.current || Date.now() < intentUntil.current;
-        if (atBottom) {
-          if (!stickRef.current && byUser) setStick(true);
-        } else if (stickRef.current) {
-          if (byUser) setStick(false);
-          else toBottom(); // content moved under a follower: stay on the newest
-        }
+        if (atBottom !== stickRef.current) setStick(atBottom);
       },
     };
-  }, [scrollRef, setStick, toBottom]);
+  }, [scrollRef, setStick, byReader]);
 
   const scrollToNewest = useCallback(() => {
     setStick(true);
