@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -58,6 +58,20 @@ describe('files agent', () => {
     expect(existsSync(join(sandbox, 'notes/new/today.md'))).toBe(false);
     // A missing file is an ordinary tool error, not a crash.
     expect(toolError(await call('delete_file', { path: 'notes/new/today.md' }))).toContain('does not exist');
+  });
+
+  it('writes whole files only: a listing during concurrent writes never shows one in progress, and none is left behind', async () => {
+    const big = 'y'.repeat(200_000);
+    const writes = Array.from({ length: 8 }, (_, i) => call('write_file', { path: `notes/w${i}.md`, content: big }));
+    const listings = Array.from({ length: 8 }, () => call('list_directory', { path: 'notes' }));
+    for (const listing of await Promise.all(listings)) {
+      for (const entry of structuredResult(listing)?.entries as { name: string }[]) expect(entry.name).not.toMatch(/\.tmp$/);
+    }
+    await Promise.all(writes);
+    const names = (structuredResult(await call('list_directory', { path: 'notes' }))?.entries as { name: string }[]).map((e) => e.name);
+    for (let i = 0; i < 8; i++) expect(await readFile(join(sandbox, `notes/w${i}.md`), 'utf8')).toBe(big);
+    expect(names.filter((n) => /^w\d\.md$/.test(n))).toHaveLength(8);
+    expect((await readdir(join(sandbox, 'notes'))).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
   it('caps what read_file returns and says it truncated', async () => {

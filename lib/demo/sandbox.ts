@@ -1,7 +1,11 @@
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { lstat, mkdir, open, readdir, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep, win32 } from 'node:path';
 import { LIST_DIRECTORY_MAX_ENTRIES, NOTES_DIRECTORY, READ_FILE_MAX_BYTES, WRITE_FILE_MAX_BYTES } from './demo-defaults';
+
+/** A write's temporary file (`.<name>.<uuid>.tmp`, renamed over `<name>` when complete): never listed. */
+const WRITE_IN_PROGRESS = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
 
 /** Why the sandbox refused an operation. `outside_sandbox` is the security refusal; the rest are ordinary failures. */
 export type SandboxErrorCode = 'outside_sandbox' | 'not_found' | 'not_a_file' | 'not_a_directory' | 'too_large';
@@ -78,7 +82,7 @@ export class Sandbox {
   async list(path = '.'): Promise<{ path: string; entries: SandboxEntry[]; truncated: boolean }> {
     const dir = await this.resolveExisting(path);
     if (!(await stat(dir)).isDirectory()) throw new SandboxError('not_a_directory', `${path} is not a directory`);
-    const names = (await readdir(dir)).sort();
+    const names = (await readdir(dir)).filter((name) => !WRITE_IN_PROGRESS.test(name)).sort();
     const entries = await Promise.all(names.slice(0, LIST_DIRECTORY_MAX_ENTRIES).map(async (name) => describe(name, await lstat(join(dir, name)))));
     entries.sort((a, b) => Number(b.type === 'directory') - Number(a.type === 'directory') || a.name.localeCompare(b.name));
     return { path, entries, truncated: names.length > LIST_DIRECTORY_MAX_ENTRIES };
@@ -106,7 +110,16 @@ export class Sandbox {
     const { target, existing } = await this.resolveForWrite(path);
     if (existing && !existing.isFile()) throw new SandboxError('not_a_file', `${path} is not a file`);
     await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, content, { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW });
+    // Written beside the target, then renamed over it: a reader (another tool call, a listing) sees the old file
+    // or the new one, never a half-written one, and a symlink at the target is replaced, never written through.
+    const temporary = join(dirname(target), `.${basename(target)}.${randomUUID()}.tmp`);
+    try {
+      await writeFile(temporary, content, { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW });
+      await rename(temporary, target);
+    } catch (error) {
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
     return { path, bytes_written: bytes, created: !existing };
   }
 
