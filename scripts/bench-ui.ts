@@ -9,7 +9,7 @@
  * Chromium trace (open it in DevTools' Performance panel) and print where the long tasks' time went (script,
  * style, layout, paint, GC).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { chromium, type CDPSession } from '@playwright/test';
 import { SourceMapConsumer } from 'source-map-js';
 import WebSocket from 'ws';
+import { buildIfStale } from './build-if-stale.mjs';
 
 const SECONDS = Number(process.env.BENCH_UI_SECONDS ?? 30);
 const RATE = Number(process.env.BENCH_UI_RATE ?? 500);
@@ -165,7 +166,7 @@ async function mainThreadMetrics(cdp: CDPSession): Promise<Record<string, number
 }
 
 async function main() {
-  if (!existsSync(join(process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID')) && spawnSync('npx', ['next', 'build'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+  if (!buildIfStale()) process.exit(1);
   const dir = mkdtempSync(join(tmpdir(), 'mew-bench-ui-'));
   const agents = Array.from({ length: AGENTS }, (_, i) => `agent${i + 1}`);
   const participants: Record<string, unknown> = {

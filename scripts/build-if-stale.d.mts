@@ -1,0 +1,2 @@
+/** See build-if-stale.mjs. */
+export function buildIfStale(distDir?: string): boolean;
