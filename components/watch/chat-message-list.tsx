@@ -1,15 +1,13 @@
 'use client';
 
-import { memo, useMemo, useRef } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useMemo } from 'react';
 import { useSpace } from '@/components/session/space-session';
 import { chatMessages, type ChatMessage, type ChatReceipt } from '@/lib/store';
 import { clockTime } from './format-time';
 import { inTimeOrder } from './in-time-order';
 import { buttonClass } from './panel-frame';
-import { neverAdjust, useStickyScroll } from './use-sticky-scroll';
+import { useFollowingList } from './use-following-list';
 import { useThrottledSpace } from './use-throttled-space';
-import { measureFromResizeObserver } from '@/components/ui/measure-from-resize-observer';
 
 const timeOf = (m: ChatMessage) => m.at;
 const seqOf = (m: ChatMessage) => m.seq;
@@ -57,21 +55,12 @@ export function ChatMessageList() {
   useSpace((s) => s.chat.ackVersion);
   const receipts = useSpace((s) => s.chat.receipts);
   const me = useSpace((s) => s.connection.me);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const { scrollRef, virtualizer, totalSize, following, scrollProps, scrollToNewest } = useFollowingList({
     count: messages.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 52,
-    measureElement: measureFromResizeObserver,
+    estimateSize: 52,
     getItemKey: (i) => messages[i].id,
     overscan: 6,
-    useFlushSync: false,
   });
-  const totalSize = virtualizer.getTotalSize();
-  const { following, scrollProps, scrollToNewest } = useStickyScroll(scrollRef, `${messages.length}:${totalSize}`);
-  // While following, the newest rows are pinned to the bottom after each layout; compensating rows' measured
-  // heights as well would only add scroll writes (each forcing a layout) for a position about to be replaced.
-  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = following ? neverAdjust : undefined;
 
   if (messages.length === 0) return <p className="text-xs text-slate-400">No messages yet.</p>;
   return (

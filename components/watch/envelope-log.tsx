@@ -1,7 +1,6 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useSpaceSession } from '@/components/session/space-session';
 import { matchesLogFilter, toJsonl, type LogEntry, type LogFilter, type SpaceStoreState } from '@/lib/store';
 import { downloadText } from './download-text';
@@ -13,9 +12,8 @@ import { LogRow } from './log-row';
 import { PanelFrame, buttonClass } from './panel-frame';
 import { useDebouncedValue } from './use-debounced-value';
 import { useParticipantRoster } from './use-participant-roster';
-import { neverAdjust, useStickyScroll } from './use-sticky-scroll';
+import { useFollowingList } from './use-following-list';
 import { useThrottledSpace } from './use-throttled-space';
-import { measureFromResizeObserver } from '@/components/ui/measure-from-resize-observer';
 
 /** The log redraws at most this often, whatever the envelope rate. */
 const LOG_THROTTLE_MS = 250;
@@ -72,22 +70,12 @@ export function EnvelopeLog() {
   const [pendingJump, setPendingJump] = useState<string>();
   const focusAfterScroll = useRef<string | undefined>(undefined);
 
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const { scrollRef, virtualizer, totalSize, following, scrollProps, scrollToNewest, release } = useFollowingList({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 30,
-    measureElement: measureFromResizeObserver,
+    estimateSize: 30,
     getItemKey: (i) => rows[i].seq,
     overscan: 10,
-    // Scroll-driven sync renders would block the main thread while envelopes pour in.
-    useFlushSync: false,
   });
-  const totalSize = virtualizer.getTotalSize();
-  const { following, scrollProps, scrollToNewest, release } = useStickyScroll(scrollRef, `${rows.length}:${totalSize}`);
-  // While following, the newest rows are pinned to the bottom after each layout; compensating rows' measured
-  // heights as well would only add scroll writes (each forcing a layout) for a position about to be replaced.
-  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = following ? neverAdjust : undefined;
 
   // Freeze on the snapshot of the moment the reader leaves the bottom; follow live again once they return.
   // (A jump may already have frozen a fresher snapshot: keep it.)

@@ -94,6 +94,3 @@ export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, conten
 
   return { following, scrollProps, scrollToNewest, release };
 }
-
-/** A virtualiser's `shouldAdjustScrollPositionOnItemSizeChange` for while a sticky list follows its newest rows. */
-export const neverAdjust = () => false;

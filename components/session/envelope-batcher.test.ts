@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { SpaceStore, StoreEnvelope } from '@/lib/store';
+import { createEnvelopeBatcher } from './envelope-batcher';
+
+const env = (id: string, kind = 'chat', to?: string[]): StoreEnvelope => ({ protocol: 'mew/v0.4', id, ts: '2026-01-01T00:00:00Z', from: 'agent', kind, to, payload: {} }) as StoreEnvelope;
+
+describe('envelope batcher', () => {
+  let applied: string[][];
+  let document: { visibilityState: 'visible' | 'hidden' };
+  let batcher: ReturnType<typeof createEnvelopeBatcher>;
+
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+    vi.advanceTimersByTime(10_000); // a clock well past zero, as in a page that has been open a while
+    document = { visibilityState: 'visible' };
+    vi.stubGlobal('document', document);
+    applied = [];
+    const state = {
+      connection: { me: 'human' },
+      ingestMany: (envelopes: StoreEnvelope[]) => applied.push(envelopes.map((e) => e.id)),
+      ingestStreamData: (streamId: string) => applied.push([`#${streamId}`]),
+    };
+    batcher = createEnvelopeBatcher({ getState: () => state } as unknown as SpaceStore);
+  });
+  afterEach(() => {
+    batcher.dispose();
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it('applies routine envelopes together, at most once per 100 ms, in arrival order', () => {
+    batcher.envelope(env('a')); // the first after a quiet spell goes at once
+    expect(applied).toEqual([['a']]);
+    batcher.envelope(env('b'));
+    batcher.envelope(env('c'));
+    vi.advanceTimersByTime(99);
+    expect(applied).toEqual([['a']]);
+    vi.advanceTimersByTime(1);
+    expect(applied).toEqual([['a'], ['b', 'c']]);
+  });
+
+  it('applies a proposal, or anything addressed to me, at once, taking the routine ones queued before it along', () => {
+    batcher.envelope(env('a'));
+    batcher.envelope(env('b'));
+    vi.advanceTimersByTime(50);
+    batcher.envelope(env('p', 'mcp/proposal'));
+    expect(applied).toEqual([['a'], ['b', 'p']]);
+    vi.advanceTimersByTime(50);
+    batcher.envelope(env('c'));
+    batcher.envelope(env('to-me', 'chat', ['human']));
+    expect(applied).toEqual([['a'], ['b', 'p'], ['c', 'to-me']]);
+    batcher.envelope(env('to-other', 'chat', ['auditor']));
+    expect(applied).toHaveLength(3);
+  });
+
+  it('applies a burst of urgent envelopes at most once per 16 ms', () => {
+    batcher.envelope(env('p1', 'mcp/proposal'));
+    batcher.envelope(env('p2', 'mcp/proposal'));
+    batcher.envelope(env('p3', 'mcp/proposal'));
+    expect(applied).toEqual([['p1']]);
+    vi.advanceTimersByTime(16);
+    expect(applied).toEqual([['p1'], ['p2', 'p3']]);
+  });
+
+  it('keeps stream frames in order with the envelopes around them', () => {
+    batcher.envelope(env('a'));
+    batcher.envelope(env('b'));
+    batcher.streamData('s1', 'frame');
+    batcher.envelope(env('c'));
+    vi.advanceTimersByTime(100);
+    expect(applied).toEqual([['a'], ['b'], ['#s1'], ['c']]);
+  });
+
+  it('while the tab is hidden, applies everything at most every 250 ms', () => {
+    document.visibilityState = 'hidden';
+    batcher.envelope(env('a'));
+    batcher.envelope(env('p', 'mcp/proposal'));
+    vi.advanceTimersByTime(249);
+    expect(applied).toEqual([['a']]);
+    vi.advanceTimersByTime(1);
+    expect(applied).toEqual([['a'], ['p']]);
+  });
+
+  it('applies what is queued on flush (before a catch-up), and nothing after dispose', () => {
+    batcher.envelope(env('a'));
+    batcher.envelope(env('b'));
+    batcher.flush();
+    expect(applied).toEqual([['a'], ['b']]);
+    batcher.envelope(env('c'));
+    batcher.dispose();
+    vi.advanceTimersByTime(1_000);
+    expect(applied).toEqual([['a'], ['b']]);
+  });
+});
