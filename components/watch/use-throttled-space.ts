@@ -1,6 +1,6 @@
 'use client';
 
-import { startTransition, useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useSpaceSession } from '@/components/session/space-session';
 import type { SpaceStoreState } from '@/lib/store';
 
@@ -14,8 +14,6 @@ import type { SpaceStoreState } from '@/lib/store';
 export function useThrottledSpace<T>(selector: (state: SpaceStoreState) => T, intervalMs: number): T {
   const { store } = useSpaceSession();
   const [read, setRead] = useState(() => ({ selector, value: selector(store.getState()) }));
-  const selectorRef = useRef(selector);
-  selectorRef.current = selector;
 
   useEffect(() => {
     let last = 0;
@@ -23,11 +21,10 @@ export function useThrottledSpace<T>(selector: (state: SpaceStoreState) => T, in
     const refresh = () => {
       trailing = undefined;
       last = Date.now();
-      const current = selectorRef.current;
-      const value = current(store.getState());
-      startTransition(() => setRead((prev) => (prev.selector === current && Object.is(prev.value, value) ? prev : { selector: current, value })));
+      const value = selector(store.getState());
+      startTransition(() => setRead((prev) => (prev.selector === selector && Object.is(prev.value, value) ? prev : { selector, value })));
     };
-    refresh(); // a change between the first render and this subscription would otherwise wait for the next one
+    refresh(); // a change since the first render (or a new selector) would otherwise wait for the next one
     const unsubscribe = store.subscribe(() => {
       const wait = last + intervalMs - Date.now();
       if (wait <= 0) {
@@ -39,8 +36,8 @@ export function useThrottledSpace<T>(selector: (state: SpaceStoreState) => T, in
       unsubscribe();
       if (trailing !== undefined) clearTimeout(trailing);
     };
-  }, [store, intervalMs]);
+  }, [store, selector, intervalMs]);
 
-  // A new selector (another participant's telemetry, say) shows its own data from this render on.
+  // A new selector (another participant's telemetry, say) shows its own data from this render on, not after the effect.
   return read.selector === selector ? read.value : selector(store.getState());
 }
