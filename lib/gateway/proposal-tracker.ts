@@ -1,3 +1,5 @@
+import { BoundedMap } from '../collections/bounded-map';
+
 /** How many recent proposals the gateway remembers to audit their fulfilment or rejection. */
 const TRACKED_PROPOSALS = 10_000;
 
@@ -6,11 +8,10 @@ const TRACKED_PROPOSALS = 10_000;
  * when a later `mcp/request` fulfils a proposal or an `mcp/reject` refuses it.
  */
 export class ProposalTracker {
-  private readonly proposers = new Map<string, { proposer: string; tool?: string }>();
+  private readonly proposers = new BoundedMap<string, { proposer: string; tool?: string }>(TRACKED_PROPOSALS);
 
   remember(id: string, proposer: string, tool?: string): void {
     this.proposers.set(id, { proposer, tool });
-    if (this.proposers.size > TRACKED_PROPOSALS) this.proposers.delete(this.proposers.keys().next().value!);
   }
 
   /** The first tracked proposal among `correlationIds`. */

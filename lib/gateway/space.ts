@@ -3,7 +3,7 @@ import { covers, type CapabilityPattern } from '../capabilities';
 import { CLOSE_CODES, PROTOCOL_VERSION, type Envelope } from '../protocol';
 import type { AuditSink } from './audit-sink';
 import { GATEWAY_ID, type GatewayLimits } from './gateway-options';
-import { HistoryRing } from './history-ring';
+import { RingBuffer } from '../collections/ring-buffer';
 import { OutboundMessage } from './outbound-message';
 import { Participant, type Connection, type RoutingMode } from './participant';
 import type { SpaceState } from './space-state';
@@ -28,7 +28,7 @@ export class Space {
   readonly participants = new Map<string, Participant>();
   readonly tokens = new TokenIndex();
   readonly streams = new StreamRegistry();
-  readonly history: HistoryRing<OutboundMessage>;
+  readonly history: RingBuffer<OutboundMessage>;
   readonly limits: GatewayLimits;
   /** Connected participants as an array, rebuilt on join/leave, so fan-out is a plain loop. */
   private online: Participant[] = [];
@@ -41,7 +41,7 @@ export class Space {
     readonly services: SpaceServices,
   ) {
     this.limits = services.limits;
-    this.history = new HistoryRing(services.limits.historySize);
+    this.history = new RingBuffer(services.limits.historySize);
   }
 
   get connectedCount(): number {

@@ -26,7 +26,7 @@ import { reduceTools } from './tools-slice';
  */
 export function applyEnvelope<S extends SpaceState>(state: S, envelope: StoreEnvelope, now: number): S {
   if (!isStoreEnvelope(envelope) || state.seen.has(envelope.id)) return state;
-  state.seen.add(envelope.id);
+  state.seen.set(envelope.id, true);
   const seq = state.seq + 1;
   const at = envelopeTime(envelope, now);
 

@@ -25,9 +25,6 @@ export {
   type JsonObject,
   type StoreEnvelope,
 } from './store-envelope';
-export { RingBuffer } from './ring-buffer';
-export { BoundedIdSet } from './bounded-id-set';
-export { BoundedMap } from './bounded-map';
 export * from './connection-slice';
 export * from './participants-slice';
 export * from './grants-slice';

@@ -1,4 +1,4 @@
-import { BoundedIdSet } from './bounded-id-set';
+import { BoundedMap } from '../collections/bounded-map';
 import { initialChat, type ChatState } from './chat-slice';
 import { initialConnection, type ConnectionState } from './connection-slice';
 import { initialLog, type LogState } from './envelope-log';
@@ -24,7 +24,7 @@ import { initialTools, type ToolsState } from './tools-slice';
 export interface SpaceState {
   config: StoreConfig;
   /** Ids already applied (idempotent re-ingest); bounded by `config.seenIdsCap`. */
-  seen: BoundedIdSet;
+  seen: BoundedMap<string, true>;
   /** Envelopes applied so far (the last `seq`). */
   seq: number;
   /** The time of the last `tick` (epoch ms), for countdowns. */
@@ -47,7 +47,7 @@ export function createSpaceState(options: SpaceStoreOptions = {}, now = 0): Spac
   const config = resolveStoreConfig(options);
   return {
     config,
-    seen: new BoundedIdSet(config.seenIdsCap),
+    seen: new BoundedMap<string, true>(config.seenIdsCap),
     seq: 0,
     clock: now,
     connection: initialConnection(options.me, now),
