@@ -1,4 +1,4 @@
-import type { Envelope, InboundEnvelope } from '../protocol';
+import type { InboundEnvelope } from '../protocol';
 import { GatewayError } from './gateway-error';
 import { requireParticipant, type ManagementHandler } from './management';
 import type { Participant } from './participant';
@@ -25,10 +25,10 @@ export const handleRoutedControl: ManagementHandler = (space, _sender, envelope)
  * `timeout_seconds` lapse, or forever without one. A reconnect does not lift it (else pausing would be a
  * suggestion). The targets still receive the pause, so a cooperative participant can stop by itself.
  */
-export const handlePause: ManagementHandler = (space, sender, envelope) => {
+export const handlePause: ManagementHandler<'participant/pause'> = (space, sender, envelope) => {
   const list = targets(space, envelope);
-  const { timeout_seconds: timeout, reason } = (envelope.payload ?? {}) as { timeout_seconds?: number; reason?: string };
-  return (env: Envelope) => {
+  const { timeout_seconds: timeout, reason } = envelope.payload ?? {};
+  return (env) => {
     const until = timeout !== undefined ? Date.now() + timeout * 1000 : undefined;
     for (const target of list) {
       target.paused = { by: sender.id, envelopeId: env.id, until, reason };
@@ -37,7 +37,7 @@ export const handlePause: ManagementHandler = (space, sender, envelope) => {
   };
 };
 
-export const handleResume: ManagementHandler = (space, sender, envelope) => {
+export const handleResume: ManagementHandler<'participant/resume'> = (space, sender, envelope) => {
   const list = targets(space, envelope);
   return (env) => {
     for (const target of list) {
@@ -48,7 +48,7 @@ export const handleResume: ManagementHandler = (space, sender, envelope) => {
 };
 
 /** `participant/shutdown`: refused outbound traffic (but the exempt kinds) until the target joins again; its streams close. */
-export const handleShutdown: ManagementHandler = (space, sender, envelope) => {
+export const handleShutdown: ManagementHandler<'participant/shutdown'> = (space, sender, envelope) => {
   const list = targets(space, envelope);
   return (env) => {
     for (const target of list) {

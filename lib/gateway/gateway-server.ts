@@ -4,6 +4,7 @@ import { AuditLog } from './audit';
 import { createAuditRoute } from './audit-api';
 import { Gateway } from './gateway';
 import type { GatewayLimits } from './gateway-options';
+import type { HistoryStore } from './history-store';
 import { createHttpApi } from './http-api';
 import { sendError } from './http-util';
 import { loadSpaceConfig, type SpaceConfig } from './space-config';
@@ -21,6 +22,8 @@ export interface GatewayServerOptions {
   /** Spaces built in code (tests), in addition to the files. */
   spaces?: SpaceConfig[];
   dataDir?: string;
+  /** Where numbered history outlives the process (tests hand one store to successive gateways). */
+  history?: HistoryStore;
   limits?: Partial<GatewayLimits>;
   /** Requests the gateway does not serve (the Next app). Default: a JSON 404. */
   fallback?: (req: IncomingMessage, res: ServerResponse) => void;
@@ -45,7 +48,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   const audit = AuditLog.open(options.dataDir ? join(options.dataDir, AUDIT_DB_FILE) : ':memory:', {
     onError: (e) => console.error('[audit] write failed, will retry:', e.message),
   });
-  const gateway = new Gateway({ spaces, dataDir: options.dataDir, limits: options.limits, audit, connectionUrl: () => wsUrl });
+  const gateway = new Gateway({ spaces, dataDir: options.dataDir, history: options.history, limits: options.limits, audit, connectionUrl: () => wsUrl });
   const http = createHttpApi(gateway, [createAuditRoute(gateway, audit)]);
   const ws = createWsTransport(gateway);
   const fallback = options.fallback ?? ((_req, res) => sendError(res, 'not_found', 'no such endpoint'));

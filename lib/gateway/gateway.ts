@@ -4,10 +4,10 @@ import {
   PROTOCOL_VERSION,
   isPauseExemptKind,
   isReservedKind,
+  formatIssues,
   parseEnvelope,
   type Envelope,
   type ErrorCode,
-  type InboundEnvelope,
 } from '../protocol';
 import { violationEventType } from './audit';
 import { NO_AUDIT, type AuditSink } from './audit-sink';
@@ -15,15 +15,17 @@ import { handlePause, handleResume, handleRoutedControl, handleShutdown } from '
 import { resolveLimits, type GatewayLimits } from './gateway-options';
 import { GatewayError } from './gateway-error';
 import { handleGrant, handleRevoke } from './grant-handlers';
-import type { ManagementHandlers } from './management';
+import type { ManagementHandler, ManagementHandlers } from './management';
 import { handleInvite, handleKick } from './membership-handlers';
-import { OutboundMessage } from './outbound-message';
 import type { Connection, Participant, RoutingMode } from './participant';
 import { ProposalTracker } from './proposal-tracker';
 import { Space } from './space';
 import type { SpaceConfig } from './space-config';
 import { SpaceState } from './space-state';
 import { handleStreamClose, handleStreamRequest, routeStreamFrame } from './stream-handlers';
+import type { HistoryPosition } from './history-cursor';
+import type { HistoryStore } from './history-store';
+import { MemoryHistoryStore } from './memory-history-store';
 import { TokenIndex } from './token-index';
 import { TokenStore } from './token-store';
 
@@ -34,6 +36,8 @@ export interface GatewayOptions {
   /** Overrides applied on top of each space's own `limits`. */
   limits?: Partial<GatewayLimits>;
   audit?: AuditSink;
+  /** Where numbered history outlives the process. @default a MemoryHistoryStore (history dies with the gateway) */
+  history?: HistoryStore;
   /** The WebSocket URL invite acks hand out; set by the server once it listens. */
   connectionUrl?: () => string;
 }
@@ -47,6 +51,11 @@ export interface Session {
   /** The transport lost the peer: presence leave is broadcast. */
   end(): void;
 }
+
+/** What became of one submitted frame. */
+export type SubmitResult =
+  | { ok: true; envelope?: Envelope }
+  | { ok: false; error: GatewayError; /** The refused envelope's id, when it had one (for `correlation_id`). */ offendingId?: string };
 
 /** Kinds the gateway acts on besides routing them. */
 const MANAGEMENT: ManagementHandlers = {
@@ -95,6 +104,7 @@ export class Gateway {
 
   constructor(options: GatewayOptions) {
     if (options.spaces.length === 0) throw new TypeError('a gateway needs at least one space');
+    const history = options.history ?? new MemoryHistoryStore();
     for (const config of options.spaces) {
       if (this.spaces.has(config.id)) throw new TypeError(`space "${config.id}" is configured twice`);
       const state = new SpaceState(options.dataDir, config.id);
@@ -104,6 +114,7 @@ export class Gateway {
         state,
         tokenStore,
         audit: options.audit ?? NO_AUDIT,
+        history,
         connectionUrl: () => `${options.connectionUrl?.() ?? 'ws://127.0.0.1/ws'}?space=${encodeURIComponent(config.id)}`,
       });
       const kicked = new Set(state.data.kicked);
@@ -141,36 +152,62 @@ export class Gateway {
     return this.adminTokens.get(space.id)?.lookup(token) !== undefined;
   }
 
-  /** Binds an authenticated connection: welcome to it, presence to the others. */
-  connect(space: Space, participant: Participant, connection: Connection, options: { routing?: RoutingMode } = {}): Session {
+  /**
+   * Binds an authenticated connection: what it missed since `after` (when given), then its welcome, to it;
+   * presence to the others.
+   */
+  connect(
+    space: Space,
+    participant: Participant,
+    connection: Connection,
+    options: { routing?: RoutingMode; after?: HistoryPosition } = {},
+  ): Session {
     participant.routing = options.routing ?? participant.defaultRouting;
-    space.attach(participant, connection);
+    space.attach(participant, connection, options.after);
     return {
       participant,
       space,
       receive: (data, binary = false) => {
-        let value: unknown;
-        try {
-          if (data[0] === HASH) {
-            checkFrameSize(data.length, space.limits);
-            return this.acceptStreamFrame(space, participant, data, binary);
-          }
-          value = decodeFrame(data, space.limits); // size, then JSON
-          this.accept(space, participant, value);
-        } catch (e) {
-          this.refuse(space, participant, e, value);
-        }
+        const result = this.submit(space, participant, data, { binary });
+        if (!result.ok) this.answerRefusal(space, participant, result);
       },
       end: () => space.detach(participant, connection),
     };
   }
 
   /**
-   * Runs the pipeline on an already decoded value and routes it (HTTP injection uses this directly).
+   * The one way in for a participant's frame, whatever carried it (WebSocket, HTTP): size → stream frame or
+   * JSON → the pipeline → routing. A refusal is audited here when it is a security decision and returned for the
+   * transport to answer in its own way (a `system/error` on the socket, an HTTP status with a JSON body).
+   */
+  submit(space: Space, participant: Participant, data: Buffer, options: { binary?: boolean; streamFrames?: boolean } = {}): SubmitResult {
+    const { binary = false, streamFrames = true } = options;
+    let value: unknown;
+    try {
+      checkFrameSize(data.length, space.limits);
+      if (streamFrames && data[0] === HASH) {
+        this.checkActive(participant, 'stream/data');
+        routeStreamFrame(space, participant, data, binary);
+        return { ok: true };
+      }
+      value = parseJson(data);
+      return { ok: true, envelope: this.accept(space, participant, value) };
+    } catch (e) {
+      const error = e instanceof GatewayError ? e : new GatewayError('internal_error', 'the gateway failed to process this message');
+      if (!(e instanceof GatewayError)) console.error('[gateway] unexpected error while processing a frame:', e);
+      const id = (value as { id?: unknown } | null)?.id;
+      const offendingId = typeof id === 'string' && id ? id.slice(0, 256) : undefined;
+      if (AUDITED_REFUSALS.has(error.code)) this.auditRefusal(space, participant, error, value, offendingId);
+      return { ok: false, error, offendingId };
+    }
+  }
+
+  /**
+   * Runs the pipeline on a decoded value and routes it.
    * Order: gateway-only kinds → structure → identity → capability → pause/shutdown → rate limit → the kind's
    * own checks (grants, invites, streams…). Throws GatewayError; nothing is routed or changed on a refusal.
    */
-  accept(space: Space, participant: Participant, value: unknown): Envelope {
+  private accept(space: Space, participant: Participant, value: unknown): Envelope {
     const kind = (value as { kind?: unknown } | null)?.kind;
     // Checked before the schema so that a forged system/* envelope is named for what it is.
     if (typeof kind === 'string' && (isReservedKind(kind) || GATEWAY_EMITTED_KINDS.has(kind))) {
@@ -178,11 +215,9 @@ export class Gateway {
     }
     const parsed = parseEnvelope(value, { inbound: true });
     if (!parsed.ok) {
-      throw new GatewayError('invalid_envelope', `invalid envelope: ${parsed.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`, {
-        issues: parsed.issues,
-      });
+      throw new GatewayError('invalid_envelope', `invalid envelope: ${formatIssues(parsed.issues)}`, { issues: parsed.issues });
     }
-    const inbound = parsed.envelope as InboundEnvelope;
+    const inbound = parsed.envelope;
     if (inbound.from !== undefined && inbound.from !== participant.id) {
       throw new GatewayError('identity_mismatch', `"from" is "${inbound.from}" but this connection is "${participant.id}"`);
     }
@@ -199,13 +234,14 @@ export class Gateway {
         retry_after_ms: retryAfterMs,
       });
     }
-    const apply = MANAGEMENT[inbound.kind]?.(space, participant, inbound);
+    const handler = MANAGEMENT[inbound.kind] as ManagementHandler | undefined;
+    const apply = handler?.(space, participant, inbound);
     inbound.protocol ??= PROTOCOL_VERSION;
     inbound.id ??= randomUUID();
     inbound.ts ??= new Date().toISOString();
     inbound.from ??= participant.id;
     const envelope = inbound as Envelope;
-    space.route(OutboundMessage.of(envelope));
+    space.route(envelope);
     apply?.(envelope);
     this.auditProposalDecision(space, envelope);
     return envelope;
@@ -224,11 +260,6 @@ export class Gateway {
     if (participant.shutdown) {
       throw new GatewayError('participant_shutdown', `you were shut down by ${participant.shutdown.by}; rejoin to send again`);
     }
-  }
-
-  private acceptStreamFrame(space: Space, participant: Participant, data: Buffer, binary: boolean): void {
-    this.checkActive(participant, 'stream/data');
-    routeStreamFrame(space, participant, data, binary);
   }
 
   /** Proposal decisions are security events: who fulfilled or rejected whose proposal. */
@@ -251,27 +282,27 @@ export class Gateway {
   }
 
   /** Answers a refused frame with a `system/error` to the sender alone; the connection stays open. */
-  private refuse(space: Space, participant: Participant, error: unknown, value: unknown): void {
-    const e = error instanceof GatewayError ? error : new GatewayError('internal_error', 'the gateway failed to process this message');
-    if (!(error instanceof GatewayError)) console.error('[gateway] unexpected error while processing a frame:', error);
-    const offendingId = (value as { id?: unknown } | null)?.id;
-    const correlationId = typeof offendingId === 'string' && offendingId ? [offendingId.slice(0, 256)] : undefined;
-    space.emit('system/error', { error: e.code, message: e.message, ...e.details }, { to: [participant.id], correlationId });
-    if (!AUDITED_REFUSALS.has(e.code)) return;
+  private answerRefusal(space: Space, participant: Participant, { error, offendingId }: Extract<SubmitResult, { ok: false }>): void {
+    space.emit('system/error', { error: error.code, message: error.message, ...error.details }, {
+      to: [participant.id],
+      correlationId: offendingId ? [offendingId] : undefined,
+    });
+  }
+
+  private auditRefusal(space: Space, participant: Participant, error: GatewayError, value: unknown, offendingId: string | undefined): void {
     const attempted = value as { kind?: string; payload?: { method?: unknown; params?: { name?: unknown } } } | null;
     space.audit(violationEventType(attempted?.kind, attempted?.payload?.method), {
       actor: participant.id,
-      envelope_id: correlationId?.[0],
-      details: { error: e.code, attempted_kind: attempted?.kind, method: attempted?.payload?.method, tool: attempted?.payload?.params?.name },
+      envelope_id: offendingId,
+      details: { error: error.code, attempted_kind: attempted?.kind, method: attempted?.payload?.method, tool: attempted?.payload?.params?.name },
     });
   }
 }
 
-/** Size check and JSON parse of one frame (shared by WebSocket and HTTP). */
-export function decodeFrame(data: Buffer | string, limits: Pick<GatewayLimits, 'maxFrameBytes'>): unknown {
-  checkFrameSize(typeof data === 'string' ? Buffer.byteLength(data) : data.length, limits);
+/** One frame's JSON (the size was checked before). */
+function parseJson(data: Buffer): unknown {
   try {
-    return JSON.parse(typeof data === 'string' ? data : data.toString('utf8'));
+    return JSON.parse(data.toString('utf8'));
   } catch (e) {
     throw new GatewayError('invalid_json', `not JSON: ${(e as Error).message}`);
   }

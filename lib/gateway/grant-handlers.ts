@@ -5,22 +5,8 @@ import { requireCovered, requireParticipant, runtimeCapabilities, type Managemen
 import type { Participant } from './participant';
 import type { Space } from './space';
 
-interface GrantPayload {
-  recipient: string;
-  capabilities: unknown[];
-  reason?: string;
-}
-
-interface RevokePayload {
-  recipient: string;
-  grant_id?: string;
-  capabilities?: unknown[];
-  reason?: string;
-}
-
 /** `capability/grant`: the grant id is the envelope id; the recipient's set changes at once and it gets a fresh welcome. */
-export const handleGrant: ManagementHandler = (space, sender, envelope) => {
-  const payload = envelope.payload as GrantPayload;
+export const handleGrant: ManagementHandler<'capability/grant'> = (space, sender, { payload }) => {
   const recipient = requireParticipant(space, payload.recipient, 'payload.recipient');
   const capabilities = runtimeCapabilities(payload.capabilities, ['payload', 'capabilities']);
   requireCovered(sender, capabilities, 'this grant');
@@ -31,8 +17,7 @@ export const handleGrant: ManagementHandler = (space, sender, envelope) => {
  * `capability/revoke` by `grant_id`, or by patterns: every granted capability the patterns cover is removed,
  * and so are covered capabilities from the config (recorded as a revocation; the file is never edited).
  */
-export const handleRevoke: ManagementHandler = (space, sender, envelope) => {
-  const payload = envelope.payload as RevokePayload;
+export const handleRevoke: ManagementHandler<'capability/revoke'> = (space, sender, { payload }) => {
   const recipient = requireParticipant(space, payload.recipient, 'payload.recipient');
   if (payload.grant_id !== undefined) {
     const grant = space.state.grants.find((g) => g.id === payload.grant_id && g.recipient === recipient.id && !g.revoked);

@@ -50,6 +50,21 @@ describe('gateway HTTP API', () => {
     expect((await res.json()).error).toBe(code);
   });
 
+  it('audits a refused post exactly like the same envelope refused on the socket', async () => {
+    const alice = await joinAs(gw, tokenOf('alice'), 'space=http');
+    const forbidden = { kind: 'mcp/request', payload: { method: 'tools/call', params: { name: 'rm' } } };
+    expect((await post('alice', JSON.stringify({ id: 'over-http', ...forbidden }))).status).toBe(403);
+    alice.send({ id: 'over-ws', ...forbidden });
+    await alice.kind('system/error');
+    gw.audit.flush();
+    const blocked = gw.audit.query({ space: 'http', type: 'TOOL_BLOCKED' });
+    expect(blocked.map((e) => [e.actor, e.envelope_id, e.details.error])).toEqual([
+      ['alice', 'over-http', 'capability_violation'],
+      ['alice', 'over-ws', 'capability_violation'],
+    ]);
+    expect(alice.received.filter((f) => f.kind === 'system/error')).toEqual([]); // the HTTP caller got its answer in the response
+  });
+
   it('refuses a missing or wrong token with 401 and another participant’s path with 403', async () => {
     const missing = await fetch(gw.httpUrl('/participants/alice/messages?space=http'), { method: 'POST', body: '{}' });
     expect(missing.status).toBe(401);
@@ -67,7 +82,6 @@ describe('gateway HTTP API', () => {
 
   it('serves history since a timestamp, without other participants’ targeted gateway envelopes', async () => {
     const bob = await joinAs(gw, tokenOf('bob'), 'space=http');
-    await new Promise((r) => setTimeout(r, 5)); // bob's own presence is older than `since`
     const before = new Date().toISOString();
     await post('alice', JSON.stringify({ kind: 'chat', payload: { text: 'one' } }));
     bob.send('not json'); // an error addressed to bob alone

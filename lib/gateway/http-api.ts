@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handleAdmin } from './admin-api';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
-import { bearer, readJsonBody, sendError, sendJson } from './http-util';
+import { parseCursor } from './history-cursor';
+import { bearer, readBody, requireJsonContentType, sendError, sendJson } from './http-util';
 
 const MESSAGES_PATH = /^\/participants\/([^/]+)\/messages$/;
 
@@ -44,12 +45,18 @@ export function createHttpApi(gateway: Gateway, extraRoutes: HttpRoute[] = []) {
     }
     if (req.method === 'GET') {
       const since = url.searchParams.get('since');
+      const after = url.searchParams.get('after');
       const sinceMs = since ? Date.parse(since) : 0;
       if (Number.isNaN(sinceMs)) throw new GatewayError('invalid_envelope', `"since" is not an ISO timestamp: ${since}`);
-      sendJson(res, 200, { messages: space.historyFor(participant.id, sinceMs) });
+      sendJson(res, 200, space.historyFor(participant.id, { sinceMs, after: after === null ? undefined : parseCursor(after) }));
       return true;
     }
-    const envelope = gateway.accept(space, participant, await readJsonBody(req, space.limits.maxFrameBytes));
+    requireJsonContentType(req);
+    const body = await readBody(req, space.limits.maxFrameBytes);
+    // The same path as a socket frame, refusal audit included; the caller hears of a refusal in the response only.
+    const result = gateway.submit(space, participant, body, { streamFrames: false });
+    if (!result.ok) throw result.error;
+    const envelope = result.envelope!;
     sendJson(res, 202, { id: envelope.id, status: 'accepted', timestamp: envelope.ts });
     return true;
   }

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_HTTP_STATUS, type ErrorCode } from '../protocol';
-import { decodeFrame } from './gateway';
 import { GatewayError } from './gateway-error';
 
 /** Reads a request body, refusing (413) as soon as it grows past the limit instead of buffering it all. */
@@ -22,13 +21,23 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/** A JSON request body: 415 for another content type, 413 over the limit, 400 when it is not JSON. */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+/** 415 unless the request says its body is JSON (a missing Content-Type is taken as JSON). */
+export function requireJsonContentType(req: IncomingMessage): void {
   const type = req.headers['content-type'];
   if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
     throw new GatewayError('unsupported_media_type', `Content-Type must be application/json, not ${type}`);
   }
-  return decodeFrame(await readBody(req, limit), { maxFrameBytes: limit });
+}
+
+/** A JSON request body: 415 for another content type, 413 over the limit, 400 when it is not JSON. */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  requireJsonContentType(req);
+  const body = await readBody(req, limit);
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (e) {
+    throw new GatewayError('invalid_json', `not JSON: ${(e as Error).message}`);
+  }
 }
 
 /** The bearer token of a request, if any. */

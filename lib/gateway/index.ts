@@ -1,4 +1,7 @@
-export { Gateway, decodeFrame, type GatewayOptions, type Session } from './gateway';
+export { Gateway, type GatewayOptions, type Session, type SubmitResult } from './gateway';
+export { formatCursor, HISTORY_START, parseCursor, type HistoryPosition } from './history-cursor';
+export type { HistoryEntry, HistoryStore, LoadedHistory } from './history-store';
+export { MemoryHistoryStore } from './memory-history-store';
 export { GatewayError } from './gateway-error';
 export { DEFAULT_LIMITS, GATEWAY_ID, resolveLimits, type GatewayLimits } from './gateway-options';
 export { createGatewayServer, gatewayEnv, GATEWAY_WS_PATH, type GatewayServer, type GatewayServerOptions } from './gateway-server';

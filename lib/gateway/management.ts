@@ -10,9 +10,14 @@ import type { Space } from './space';
  * then returns `apply`, which runs once the envelope (with its final id) has been routed. So a refused
  * management envelope changes nothing, and an accepted one is seen before its consequences.
  */
-export type ManagementHandler = (space: Space, sender: Participant, envelope: InboundEnvelope) => ((envelope: Envelope) => void) | undefined;
+export type ManagementHandler<K extends Kind = Kind> = (
+  space: Space,
+  sender: Participant,
+  envelope: InboundEnvelope<K>,
+) => ((envelope: Envelope<K>) => void) | undefined;
 
-export type ManagementHandlers = Partial<Record<Kind, ManagementHandler>>;
+/** Each kind's handler sees that kind's typed payload. */
+export type ManagementHandlers = { [K in Kind]?: ManagementHandler<K> };
 
 /** The participant a management payload names, or `unknown_participant`. */
 export function requireParticipant(space: Space, id: unknown, field: string): Participant {

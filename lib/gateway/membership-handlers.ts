@@ -3,19 +3,12 @@ import { GatewayError } from './gateway-error';
 import { requireCovered, requireParticipant, runtimeCapabilities, type ManagementHandler } from './management';
 import { PARTICIPANT_ID_PATTERN } from './space-config';
 
-interface InvitePayload {
-  participant_id: string;
-  initial_capabilities?: unknown[];
-  reason?: string;
-}
-
 /**
  * `space/invite`: the gateway mints a token and answers the inviter alone with `space/invite-ack`; the routed
  * invite carries no token. A kicked participant can be invited back (with a new token); anyone else present
  * already exists.
  */
-export const handleInvite: ManagementHandler = (space, sender, envelope) => {
-  const payload = envelope.payload as InvitePayload;
+export const handleInvite: ManagementHandler<'space/invite'> = (space, sender, { payload }) => {
   const id = payload.participant_id;
   if (!PARTICIPANT_ID_PATTERN.test(id)) {
     throw new GatewayError('invalid_envelope', `payload.participant_id "${id}" is not a valid id: 1-64 letters, digits, . _ : @ - (not "." or "..")`, {
@@ -45,8 +38,7 @@ export const handleInvite: ManagementHandler = (space, sender, envelope) => {
 };
 
 /** `space/kick`: the target's tokens stop working, its connection closes with 4403, presence `leave` is broadcast. */
-export const handleKick: ManagementHandler = (space, sender, envelope) => {
-  const payload = envelope.payload as { participant_id: string; reason?: string };
+export const handleKick: ManagementHandler<'space/kick'> = (space, sender, { payload }) => {
   const target = requireParticipant(space, payload.participant_id, 'payload.participant_id');
   return (env) => {
     space.services.state.update((d) => {

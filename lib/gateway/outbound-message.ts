@@ -18,11 +18,9 @@ export class OutboundMessage {
     readonly visibleTo?: readonly string[],
     /** Sent as a binary frame (stream data that arrived binary); envelopes are always text. */
     readonly binary = false,
+    /** The envelope's number in its space's history (its `cursor`); 0 for stream frames, which are not kept. */
+    readonly seq = 0,
   ) {}
-
-  static of(envelope: Envelope, visibleTo?: readonly string[]): OutboundMessage {
-    return new OutboundMessage(Buffer.from(JSON.stringify(envelope)), envelope, Date.now(), visibleTo);
-  }
 
   static streamFrame(data: Buffer, binary: boolean): OutboundMessage {
     return new OutboundMessage(data, undefined, Date.now(), undefined, binary);

@@ -3,6 +3,8 @@ import { covers, type CapabilityPattern } from '../capabilities';
 import { CLOSE_CODES, PROTOCOL_VERSION, type Envelope } from '../protocol';
 import type { AuditSink } from './audit-sink';
 import { GATEWAY_ID, type GatewayLimits } from './gateway-options';
+import { formatCursor, type HistoryPosition } from './history-cursor';
+import type { HistoryStore } from './history-store';
 import { RingBuffer } from '../collections/ring-buffer';
 import { OutboundMessage } from './outbound-message';
 import { Participant, type Connection, type RoutingMode } from './participant';
@@ -16,12 +18,28 @@ export interface SpaceServices {
   state: SpaceState;
   tokenStore: TokenStore;
   audit: AuditSink;
+  /** Where the numbered history outlives the process. */
+  history: HistoryStore;
   /** The URL a new participant connects to (for invite acks). */
   connectionUrl(): string;
 }
 
+/** What a catch-up sent: how many envelopes, and whether none after the cursor had been dropped meanwhile. */
+export interface CatchUp {
+  replayed: number;
+  complete: boolean;
+}
+
+/** A page of history for `GET /participants/{id}/messages`. */
+export interface HistoryPage {
+  messages: Envelope[];
+  /** The last message's cursor, or the space's head when there is none: where the next poll continues. */
+  cursor: string;
+  complete: boolean;
+}
+
 /**
- * One space: its participants, who is connected, open streams, run-time state and the ring of recent
+ * One space: its participants, who is connected, open streams, run-time state and the numbered ring of recent
  * envelopes. Spaces share nothing, which is what keeps capabilities, history and presence from leaking.
  */
 export class Space {
@@ -30,6 +48,10 @@ export class Space {
   readonly streams = new StreamRegistry();
   readonly history: RingBuffer<OutboundMessage>;
   readonly limits: GatewayLimits;
+  /** Names this history's numbering: a cursor of another epoch cannot be compared with ours. */
+  private readonly epoch: string;
+  /** The number of the newest envelope. */
+  private seq = 0;
   /** Connected participants as an array, rebuilt on join/leave, so fan-out is a plain loop. */
   private online: Participant[] = [];
   /** Who the printed sign-in URL signs in as, with that participant's token (config `dashboard.sign_in_as`). */
@@ -42,6 +64,18 @@ export class Space {
   ) {
     this.limits = services.limits;
     this.history = new RingBuffer(services.limits.historySize);
+    const loaded = services.history.load(id, services.limits.historySize);
+    this.epoch = loaded.epoch;
+    for (const entry of loaded.entries) {
+      const envelope = JSON.parse(entry.data) as Envelope;
+      this.history.push(new OutboundMessage(Buffer.from(entry.data), envelope, entry.receivedAt, entry.visibleTo, false, entry.seq));
+      this.seq = entry.seq;
+    }
+  }
+
+  /** The cursor of the newest envelope (where a poller with nothing new continues from). */
+  get head(): string {
+    return formatCursor(this.epoch, this.seq);
   }
 
   get connectedCount(): number {
@@ -87,8 +121,10 @@ export class Space {
   /**
    * Makes `connection` the participant's live connection. A previous connection of the same participant
    * is closed (4409) rather than left half-alive; others learn of the join only when it is a new presence.
+   * With `after`, what the participant missed is sent first, then the welcome (which says how the catch-up went):
+   * all of it happens in this one turn of the event loop, so no live envelope can fall between or come twice.
    */
-  attach(participant: Participant, connection: Connection): void {
+  attach(participant: Participant, connection: Connection, after?: HistoryPosition): void {
     const previous = participant.connection;
     participant.connection = connection;
     participant.connectedAt = new Date();
@@ -98,7 +134,8 @@ export class Space {
       stream.orphanTimer = undefined;
     }
     if (previous) previous.close(CLOSE_CODES.replaced, 'replaced by a newer connection of the same participant');
-    this.sendWelcome(participant);
+    const catchUp = after === undefined ? undefined : this.replay(participant, connection, after);
+    this.sendWelcome(participant, catchUp);
     if (previous) return;
     // Announced before joining the fan-out list: the joiner learns of itself from its welcome, not from presence.
     this.emit('system/presence', {
@@ -123,8 +160,35 @@ export class Space {
     }
   }
 
+  /** Sends `connection` what `participant` may see of the retained history after `after`, oldest first. */
+  private replay(participant: Participant, connection: Connection, after: HistoryPosition): CatchUp {
+    const { from, complete } = this.positionOf(after);
+    let replayed = 0;
+    for (const message of this.history.toArray()) {
+      if (message.seq <= from || !this.visible(message, participant.id) || !participant.receives(message.envelope!)) continue;
+      // An old welcome describes a connection that is gone; the fresh one sent next supersedes it.
+      if (message.envelope!.kind === 'system/welcome') continue;
+      connection.deliver(message);
+      replayed++;
+    }
+    return { replayed, complete };
+  }
+
+  /** The seq after which to read for a cursor, and whether nothing after it has left the ring since. */
+  private positionOf(after: HistoryPosition): { from: number; complete: boolean } {
+    const oldest = this.history.at(0)?.seq ?? this.seq + 1;
+    if (after === 'start') return { from: 0, complete: oldest === 1 || this.seq === 0 };
+    // Another epoch's numbers (history lost, or an unclean restart) or numbers we never issued: send all we have.
+    if (after.epoch !== this.epoch || after.seq > this.seq) return { from: 0, complete: false };
+    return { from: after.seq, complete: oldest <= after.seq + 1 };
+  }
+
+  private visible(message: OutboundMessage, participantId: string): boolean {
+    return !message.visibleTo || message.visibleTo.includes(participantId);
+  }
+
   /** Sends the participant its authoritative identity, capabilities, the others present and open streams. */
-  sendWelcome(participant: Participant): void {
+  sendWelcome(participant: Participant, catchUp?: CatchUp): void {
     this.emit(
       'system/welcome',
       {
@@ -133,16 +197,31 @@ export class Space {
           .filter((p) => p !== participant)
           .map((p) => ({ id: p.id, capabilities: p.capabilities })),
         active_streams: this.streams.list(),
+        ...(catchUp ? { catch_up: catchUp } : {}),
       },
       { to: [participant.id] },
     );
   }
 
   /** Routes an accepted envelope: to everyone connected (sender included), minus directed-mode bystanders. */
-  route(message: OutboundMessage): void {
-    this.history.push(message);
-    const envelope = message.envelope!;
+  route(envelope: Envelope): OutboundMessage {
+    const message = this.record(envelope);
     for (const p of this.online) if (p.receives(envelope)) p.connection!.deliver(message);
+    return message;
+  }
+
+  /**
+   * Numbers the envelope (its `cursor`), serialises it once for every recipient and the history store, and keeps
+   * it in the ring. The store writes in batches off the message path.
+   */
+  private record(envelope: Envelope, visibleTo?: readonly string[]): OutboundMessage {
+    const seq = ++this.seq;
+    envelope.cursor = formatCursor(this.epoch, seq);
+    const data = JSON.stringify(envelope);
+    const message = new OutboundMessage(Buffer.from(data), envelope, Date.now(), visibleTo, false, seq);
+    this.history.push(message);
+    this.services.history.append(this.id, { seq, data, receivedAt: message.receivedAt, ...(visibleTo ? { visibleTo } : {}) });
+    return message;
   }
 
   /** Routes a `#id#data` frame to the stream's targets and owner, or to everyone. Frames stay out of history. */
@@ -179,21 +258,23 @@ export class Space {
       ...(options.correlationId ? { correlation_id: options.correlationId } : {}),
       payload,
     } as Envelope;
-    const message = OutboundMessage.of(envelope, options.to);
-    if (!options.to) {
-      this.route(message);
-      return message;
-    }
-    this.history.push(message);
+    if (!options.to) return this.route(envelope);
+    const message = this.record(envelope, options.to);
     for (const id of options.to) this.participants.get(id)?.connection?.deliver(message);
     return message;
   }
 
-  /** Recent envelopes `participantId` may see, received after `sinceMs`, oldest first. */
-  historyFor(participantId: string, sinceMs = 0): Envelope[] {
-    return this.history
+  /**
+   * Retained envelopes `participantId` may see, oldest first: those after the cursor `after`, or received after
+   * `sinceMs` (gateway time, never the sender's `ts`).
+   */
+  historyFor(participantId: string, query: { after?: HistoryPosition; sinceMs?: number } = {}): HistoryPage {
+    const { from, complete } = this.positionOf(query.after ?? 'start');
+    const sinceMs = query.sinceMs ?? 0;
+    const messages = this.history
       .toArray()
-      .filter((m) => m.receivedAt > sinceMs && (!m.visibleTo || m.visibleTo.includes(participantId)))
+      .filter((m) => m.seq > from && m.receivedAt > sinceMs && this.visible(m, participantId))
       .map((m) => m.envelope!);
+    return { messages, cursor: messages.at(-1)?.cursor ?? this.head, complete };
   }
 }

@@ -8,20 +8,11 @@ import type { Space } from './space';
 /** Stream ids are 128 random bits: knowing a stream exists must not let anyone guess its id. */
 const STREAM_ID_BYTES = 16;
 
-interface StreamRequestPayload {
-  direction?: string;
-  description?: string;
-  encoding?: string;
-  target?: string[];
-  authorized_writers?: string[];
-}
-
 /**
  * `stream/request` is always answered by the gateway, whatever its `to`: a `stream/open` (routed to everyone, so
  * late joiners and observers know the stream) naming the owner, the writers and the optional target.
  */
-export const handleStreamRequest: ManagementHandler = (space, sender, envelope) => {
-  const payload = (envelope.payload ?? {}) as StreamRequestPayload;
+export const handleStreamRequest: ManagementHandler<'stream/request'> = (space, sender, { payload }) => {
   for (const id of payload.target ?? []) requireParticipant(space, id, 'payload.target');
   for (const id of payload.authorized_writers ?? []) requireParticipant(space, id, 'payload.authorized_writers');
   return (env) => {
@@ -56,8 +47,8 @@ export const handleStreamRequest: ManagementHandler = (space, sender, envelope) 
 };
 
 /** `stream/close`: only the owner closes (the gateway too, elsewhere); frames after it are refused as unknown. */
-export const handleStreamClose: ManagementHandler = (space, sender, envelope) => {
-  const payload = (envelope.payload ?? {}) as { stream_id?: string; reason?: string };
+export const handleStreamClose: ManagementHandler<'stream/close'> = (space, sender, envelope) => {
+  const payload = envelope.payload ?? {};
   const stream = space.streams.find(payload.stream_id, envelope.correlation_id);
   if (!stream) throw new GatewayError('unknown_stream', `no open stream ${JSON.stringify(payload.stream_id ?? envelope.correlation_id ?? null)}`);
   if (stream.owner !== sender.id) {

@@ -11,6 +11,7 @@ import { encodeFrame } from './ws-frame';
 import { WriteCoalescer } from './write-coalescer';
 import { bearerToken, rejectUpgrade, originAllowed } from './upgrade-auth';
 import { GATEWAY_ID } from './gateway-options';
+import { parseCursor, type HistoryPosition } from './history-cursor';
 import { PROTOCOL_VERSION } from '../protocol';
 import { randomUUID } from 'node:crypto';
 
@@ -69,6 +70,13 @@ export function createWsTransport(gateway: Gateway): WsTransport {
     if (!originAllowed(req, space.limits.allowedOrigins)) {
       return rejectUpgrade(socket, 403, 'origin_not_allowed', `origin ${req.headers.origin} may not open this gateway`);
     }
+    const afterParam = url.searchParams.get('after');
+    let after: HistoryPosition | undefined;
+    try {
+      after = afterParam === null ? undefined : parseCursor(afterParam);
+    } catch (e) {
+      return rejectUpgrade(socket, 400, 'invalid_cursor', (e as Error).message);
+    }
     const token = bearerToken(req, url, BEARER_SUBPROTOCOL_PREFIX);
     const participant = token === undefined ? undefined : gateway.authenticate(space, token);
     const headerToken = req.headers.authorization !== undefined;
@@ -79,17 +87,17 @@ export function createWsTransport(gateway: Gateway): WsTransport {
       alive.set(ws, true);
       ws.on('pong', () => alive.set(ws, true));
       ws.on('error', () => ws.terminate()); // protocol errors (bad frames, over maxPayload): ws already closed it
-      const routing = parseRouting(url.searchParams.get('routing'));
+      const options = { routing: parseRouting(url.searchParams.get('routing')), after };
       // A browser cannot read an HTTP 401 (it only sees a failed socket), so a bad subprotocol or query token
       // is refused after the upgrade with a system/error and close code 4401, which the SDK treats as final.
       if (token !== undefined && !participant) closeWithError(ws, 'invalid_token', 'unknown or revoked token');
-      else if (participant) bind(ws, socket as Socket, space, participant, routing);
-      else awaitJoin(ws, socket as Socket, space, routing);
+      else if (participant) bind(ws, socket as Socket, space, participant, options);
+      else awaitJoin(ws, socket as Socket, space, options);
     });
   }
 
   /** Waits for the first-frame join of clients that could not put the token on the upgrade. */
-  function awaitJoin(ws: WebSocket, socket: Socket, defaultSpace: Space, routing?: RoutingMode): void {
+  function awaitJoin(ws: WebSocket, socket: Socket, defaultSpace: Space, options: BindOptions): void {
     const timer = setTimeout(
       () => closeWithError(ws, 'join_timeout', `no valid token within ${defaultSpace.limits.joinTimeoutMs} ms`, CLOSE_CODES.join_timeout),
       defaultSpace.limits.joinTimeoutMs,
@@ -105,14 +113,14 @@ export function createWsTransport(gateway: Gateway): WsTransport {
       if (join.participantId !== undefined && join.participantId !== participant.id) {
         return closeWithError(ws, 'identity_mismatch', `this token does not authenticate "${join.participantId}"`);
       }
-      bind(ws, socket, space, participant, routing);
+      bind(ws, socket, space, participant, options);
     });
     ws.once('close', () => clearTimeout(timer));
   }
 
-  function bind(ws: WebSocket, socket: Socket, space: Space, participant: Participant, routing?: RoutingMode): void {
+  function bind(ws: WebSocket, socket: Socket, space: Space, participant: Participant, options: BindOptions): void {
     const connection = new WsConnection(ws, socket, coalescer, space.limits.maxBufferedBytes);
-    const session: Session = gateway.connect(space, participant, connection, { routing });
+    const session: Session = gateway.connect(space, participant, connection, options);
     ws.on('message', (data: RawData, binary: boolean) => session.receive(rawToBuffer(data), binary));
     ws.on('close', () => session.end());
   }
@@ -163,6 +171,12 @@ class WsConnection implements Connection {
     this.closed = true;
     this.ws.close(code, reason);
   }
+}
+
+/** From the upgrade URL: `?routing=` and the `?after=` history cursor. */
+interface BindOptions {
+  routing?: RoutingMode;
+  after?: HistoryPosition;
 }
 
 interface JoinFrame {

@@ -39,6 +39,11 @@ const envelopeShape = {
   context: z.string().optional(),
   /** Kind-specific body, validated by `payloadSchemas[kind]` (some kinds MAY omit it). */
   payload: z.unknown().optional(),
+  /**
+   * Where the envelope stands in its space's history, set by the gateway on everything it delivers (opaque to
+   * clients: a client hands the last one it saw back as `after=` to receive what it missed). Never sent by clients.
+   */
+  cursor: nonEmptyString.optional(),
 };
 
 /** The envelope as it travels between gateway and participants (spec §3). Unknown top-level fields are refused. */
@@ -46,9 +51,9 @@ export const envelopeSchema = z.strictObject(envelopeShape);
 
 /**
  * An envelope as a client may submit it: `protocol`, `id`, `ts` and `from` may be omitted and are filled in by
- * the gateway; when present they are checked like the full envelope's.
+ * the gateway; when present they are checked like the full envelope's. `cursor` is the gateway's alone.
  */
-export const inboundEnvelopeSchema = envelopeSchema.partial({ protocol: true, id: true, ts: true, from: true });
+export const inboundEnvelopeSchema = envelopeSchema.omit({ cursor: true }).partial({ protocol: true, id: true, ts: true, from: true });
 
 /** The fields every envelope shares, whatever its kind. */
 export type EnvelopeBase = Omit<z.infer<typeof envelopeSchema>, 'kind' | 'payload'>;

@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   not_found: 'No such HTTP route or resource.',
   method_not_allowed: 'The HTTP method is not supported on this route.',
   unsupported_media_type: 'An HTTP body that is not `application/json`.',
+  invalid_cursor: 'An `after=` history cursor that is not one the gateway issued (`<epoch>-<seq>`, or `0` for the start).',
   internal_error: 'An unexpected gateway failure; details are in the server log, not the reply.',
 } as const;
 
@@ -60,6 +61,7 @@ export const ERROR_HTTP_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   unsupported_media_type: 415,
+  invalid_cursor: 400,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, number>;
 

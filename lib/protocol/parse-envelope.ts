@@ -72,7 +72,7 @@ const ENVELOPE_KEYS: ReadonlySet<string> = new Set(Object.keys(envelopeSchema.sh
 function hasValidEnvelopeFields(value: unknown, inbound: boolean): boolean {
   if (!isRecord(value)) return false;
   for (const key in value) if (!ENVELOPE_KEYS.has(key)) return false;
-  const { protocol, id, ts, from, to, correlation_id, context } = value;
+  const { protocol, id, ts, from, to, correlation_id, context, cursor } = value;
   if (protocol === undefined ? !inbound : protocol !== PROTOCOL_VERSION) return false;
   if (id === undefined ? !inbound : !isNonEmptyString(id)) return false;
   if (ts === undefined ? !inbound : typeof ts !== 'string' || !RFC3339_PATTERN.test(ts)) return false;
@@ -81,6 +81,7 @@ function hasValidEnvelopeFields(value: unknown, inbound: boolean): boolean {
   if (to !== undefined && !isNonEmptyStringArray(to)) return false;
   if (correlation_id !== undefined && !isNonEmptyStringArray(correlation_id)) return false;
   if (context !== undefined && typeof context !== 'string') return false;
+  if (cursor !== undefined && (inbound || !isNonEmptyString(cursor))) return false;
   return true;
 }
 

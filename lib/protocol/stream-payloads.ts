@@ -17,6 +17,8 @@ export const streamRequestPayloadSchema = z.looseObject({
   target: participantIds.optional(),
   /** Frame encoding, e.g. `binary`, `text`, `jsonl`. */
   encoding: z.string().optional(),
+  /** Others who may write frames besides the requester (our gateway). */
+  authorized_writers: participantIds.optional(),
 });
 
 /** `stream/open` (spec §3.10.2): gateway-only; assigns the id used in `#streamID#data` frames. */
