@@ -1,10 +1,10 @@
 'use client';
 
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { toast } from 'sonner';
 import { useStore } from 'zustand';
 import { MEWParticipant } from '@/lib/sdk/mew-participant';
 import { createSpaceStore, startClock, type SpaceStore, type SpaceStoreState } from '@/lib/store';
-import type { StoreEnvelope } from '@/lib/store';
 import { createEnvelopeBatcher } from './envelope-batcher';
 
 /** One signed-in space: the browser's own participant and the store derived from what it sees. */
@@ -18,9 +18,10 @@ export interface SpaceSession {
 const SpaceSessionContext = createContext<SpaceSession | null>(null);
 
 /**
- * Connects the browser participant to `space` (in an effect: sockets never open during server rendering),
- * feeds every envelope, stream frame and status change into a fresh store, and catches up from the gateway's
- * history after each (re)connect so a reload never loses a pending proposal.
+ * Connects the browser participant to `space` (in an effect: sockets never open during server rendering) and
+ * feeds every envelope, stream frame and status change into a fresh store. The client asks the gateway for
+ * everything it retained on the first connect and for what it missed on every reconnect (by the gateway's cursor,
+ * never the browser's clock), so a reload or an outage never loses a pending proposal.
  */
 export function SpaceSessionProvider({ space, token, children }: { space: string; token: string; children: ReactNode }) {
   const [session, setSession] = useState<SpaceSession>();
@@ -28,28 +29,24 @@ export function SpaceSessionProvider({ space, token, children }: { space: string
   useEffect(() => {
     const store = createSpaceStore();
     const gateway = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws`;
-    const participant = new MEWParticipant({ gateway, space, token });
+    const participant = new MEWParticipant({ gateway, space, token, catchUp: 'retained' });
     const client = participant.client;
     const batcher = createEnvelopeBatcher(store);
-    let caughtUpTo: string | undefined;
-    const catchUp = async (me: string) => {
-      const since = caughtUpTo ? `&since=${encodeURIComponent(caughtUpTo)}` : '';
-      caughtUpTo = new Date().toISOString();
-      const res = await fetch(`/participants/${encodeURIComponent(me)}/messages?space=${encodeURIComponent(space)}${since}`, {
-        headers: { Authorization: `Bearer ${token}` },
-        cache: 'no-store',
-      });
-      if (!res.ok) return;
-      const { messages } = (await res.json()) as { messages: StoreEnvelope[] };
-      batcher.flush();
-      store.getState().ingestMany(messages);
-    };
+    let welcomed = false;
     const unsubscribe = [
-      client.on('message', (envelope) => batcher.envelope(envelope as StoreEnvelope)),
+      client.on('message', (envelope) => batcher.envelope(envelope)),
       client.on('stream/data', ({ streamId, data }) => batcher.streamData(streamId, data)),
       client.on('status', ({ status, close }) => store.getState().setConnection(status, close?.reason)),
-      client.on('welcome', (welcome) => {
-        if (welcome.to?.[0]) void catchUp(welcome.to[0]).catch(() => undefined);
+      client.on('catch-up', ({ complete, replayed }) => {
+        // On the first connect an incomplete history is simply a long-lived space; after an outage it is a gap.
+        if (welcomed && !complete) {
+          toast.warning('Some of what happened while you were away is no longer in the gateway’s history', {
+            description: `${replayed} envelopes caught up; older ones were dropped. The envelope log and charts may have gaps.`,
+          });
+        }
+      }),
+      client.on('welcome', () => {
+        welcomed = true;
       }),
       startClock(store),
     ];

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AFTER_CURSOR_PARAM } from '../protocol';
 import { handleAdmin } from './admin-api';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
@@ -45,7 +46,7 @@ export function createHttpApi(gateway: Gateway, extraRoutes: HttpRoute[] = []) {
     }
     if (req.method === 'GET') {
       const since = url.searchParams.get('since');
-      const after = url.searchParams.get('after');
+      const after = url.searchParams.get(AFTER_CURSOR_PARAM);
       const sinceMs = since ? Date.parse(since) : 0;
       if (Number.isNaN(sinceMs)) throw new GatewayError('invalid_envelope', `"since" is not an ISO timestamp: ${since}`);
       sendJson(res, 200, space.historyFor(participant.id, { sinceMs, after: after === null ? undefined : parseCursor(after) }));

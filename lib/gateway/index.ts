@@ -1,5 +1,5 @@
 export { Gateway, type GatewayOptions, type Session, type SubmitResult } from './gateway';
-export { formatCursor, HISTORY_START, parseCursor, type HistoryPosition } from './history-cursor';
+export { formatCursor, parseCursor, type HistoryPosition } from './history-cursor';
 export type { HistoryEntry, HistoryStore, LoadedHistory } from './history-store';
 export { MemoryHistoryStore } from './memory-history-store';
 export { GatewayError } from './gateway-error';

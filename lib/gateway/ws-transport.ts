@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import { CLOSE_CODES, type ErrorCode } from '../protocol';
+import { AFTER_CURSOR_PARAM, CLOSE_CODES, type ErrorCode } from '../protocol';
 import type { Gateway, Session } from './gateway';
 import type { OutboundMessage } from './outbound-message';
 import type { Connection, Participant, RoutingMode } from './participant';
@@ -70,7 +70,7 @@ export function createWsTransport(gateway: Gateway): WsTransport {
     if (!originAllowed(req, space.limits.allowedOrigins)) {
       return rejectUpgrade(socket, 403, 'origin_not_allowed', `origin ${req.headers.origin} may not open this gateway`);
     }
-    const afterParam = url.searchParams.get('after');
+    const afterParam = url.searchParams.get(AFTER_CURSOR_PARAM);
     let after: HistoryPosition | undefined;
     try {
       after = afterParam === null ? undefined : parseCursor(afterParam);

@@ -1,4 +1,5 @@
 export * from './version';
+export * from './history-cursor';
 export * from './kinds';
 export * from './error-codes';
 export * from './capability-pattern';

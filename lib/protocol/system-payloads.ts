@@ -35,6 +35,15 @@ export const activeStreamSchema = z.looseObject({
   encoding: z.string().optional(),
 });
 
+/**
+ * What a reconnecting client was sent from history: `replayed` envelopes, and whether that is everything since its
+ * cursor (`complete: false` when some had left the retained history, or the cursor was from another numbering).
+ */
+export const catchUpSchema = z.looseObject({
+  replayed: z.number().int().nonnegative(),
+  complete: z.boolean(),
+});
+
 /** `system/welcome` (spec §3.8.1): sent to each joining participant alone (`to`: [it]). */
 export const systemWelcomePayloadSchema = z.looseObject({
   /** The joining participant's own id and authoritative capabilities. */
@@ -43,6 +52,8 @@ export const systemWelcomePayloadSchema = z.looseObject({
   participants: z.array(participantInfoSchema),
   /** Streams open at join time (our gateway). */
   active_streams: z.array(activeStreamSchema).optional(),
+  /** How the catch-up asked for with `after=` went (our gateway): it arrived just before this welcome. */
+  catch_up: catchUpSchema.optional(),
 });
 
 /** One problem with a refused envelope, as listed by `invalid_envelope` errors. */
@@ -76,3 +87,5 @@ export type ErrorIssue = z.infer<typeof errorIssueSchema>;
 export type SystemPresencePayload = z.infer<typeof systemPresencePayloadSchema>;
 export type SystemWelcomePayload = z.infer<typeof systemWelcomePayloadSchema>;
 export type SystemErrorPayload = z.infer<typeof systemErrorPayloadSchema>;
+
+export type CatchUp = z.infer<typeof catchUpSchema>;

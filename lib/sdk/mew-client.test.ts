@@ -1,13 +1,24 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLOSE_CODES } from '../protocol';
-import { createGatewayServer, parseSpaceConfig, type GatewayServer } from '../gateway';
+import { createGatewayServer, MemoryHistoryStore, parseSpaceConfig, type GatewayServer } from '../gateway';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../gateway/testing';
 import { MEWClient, type MEWClientOptions } from './mew-client';
 import { ConnectionClosedError, InvalidEnvelopeError, OutboundQueueFullError } from './sdk-errors';
-import { nextEvent, recordEvents, recordStatuses, sleep, TEST_BACKOFF } from './testing';
+import { nextEvent, recordEvents, recordStatuses, TEST_BACKOFF } from './testing';
 import { createWebSocketTransport, type TransportFactory } from './transport';
 
 const config = spaceConfig('room', { alice: ['chat'], bob: ['chat'] });
+
+/**
+ * Fake timers that still follow the wall clock (sockets keep working), so a test can jump past every reconnect a
+ * client might schedule and see that none happens, without sleeping.
+ */
+function fakeTimers(): void {
+  vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+}
+
+/** Longer than any reconnect delay of TEST_BACKOFF, jittered or not. */
+const PAST_EVERY_RETRY_MS = TEST_BACKOFF.maxDelayMs * 20;
 
 describe('MEWClient against the gateway', () => {
   let gw: TestGateway;
@@ -24,6 +35,7 @@ describe('MEWClient against the gateway', () => {
     gw = await startTestGateway(config);
   });
   afterEach(async () => {
+    vi.useRealTimers();
     for (const c of clients.splice(0)) c.disconnect();
     await gw.close();
     for (const s of extraServers.splice(0)) await s.close();
@@ -70,18 +82,20 @@ describe('MEWClient against the gateway', () => {
   });
 
   it('treats a refused token as final: status error with 4401, connect() rejects, no reconnect', async () => {
+    fakeTimers();
     const mallory = new MEWClient({ gateway: gw.wsUrl(), space: 'room', token: 'wrong-token', backoff: TEST_BACKOFF });
     clients.push(mallory);
     const statuses = recordStatuses(mallory);
     await expect(mallory.connect()).rejects.toBeInstanceOf(ConnectionClosedError);
     expect(mallory.status).toBe('error');
     expect(mallory.lastClose?.code).toBe(CLOSE_CODES.unauthorized);
-    await sleep(150);
+    await vi.advanceTimersByTimeAsync(PAST_EVERY_RETRY_MS);
     expect(statuses).toEqual(['connecting', 'error']);
     expect(() => mallory.send({ kind: 'chat', payload: { text: 'x' } })).toThrow(ConnectionClosedError);
   });
 
   it('does not reconnect when a newer connection of the same participant replaces it (4409)', async () => {
+    fakeTimers();
     const first = client('alice');
     await first.connect();
     const statuses = recordStatuses(first);
@@ -89,7 +103,7 @@ describe('MEWClient against the gateway', () => {
     await second.connect();
     await expect.poll(() => first.status).toBe('error');
     expect(first.lastClose?.code).toBe(CLOSE_CODES.replaced);
-    await sleep(150);
+    await vi.advanceTimersByTimeAsync(PAST_EVERY_RETRY_MS);
     expect(statuses).toEqual(['error']);
     expect(second.status).toBe('ready');
   });
@@ -126,8 +140,8 @@ describe('MEWClient against the gateway', () => {
     await gw.close();
     await down;
     const sent = alice.send({ kind: 'chat', payload: { text: 'after restart' } });
-    await sleep(300); // several refused attempts while nothing listens
-    expect(attempts.filter((s) => s.status === 'connecting').length).toBeGreaterThan(1);
+    // Several refused attempts while nothing listens.
+    await expect.poll(() => attempts.filter((s) => s.status === 'connecting').length).toBeGreaterThan(1);
     const restarted = createGatewayServer({ spaces: [parseSpaceConfig(config)] });
     extraServers.push(restarted);
     const echo = nextEvent(alice, 'chat', (e) => e.id === sent.id, 5000);
@@ -147,10 +161,13 @@ describe('MEWClient against the gateway', () => {
   });
 
   it('keeps a healthy connection when pongs come back, and replaces one whose pongs stop', async () => {
-    const healthy = client('alice', { heartbeatIntervalMs: 40 });
+    let pongs = 0;
+    const counting: TransportFactory = (request, handlers) =>
+      createWebSocketTransport(request, { ...handlers, onHeartbeat: () => (pongs++, handlers.onHeartbeat()) });
+    const healthy = client('alice', { heartbeatIntervalMs: 40, transport: counting });
     await healthy.connect();
     const healthyStatuses = recordStatuses(healthy);
-    await sleep(300);
+    await expect.poll(() => pongs).toBeGreaterThanOrEqual(5); // five liveness rounds answered
     expect(healthyStatuses).toEqual([]);
 
     // A transport that pings into the void, like a half-open TCP connection in a quiet space.
@@ -189,7 +206,7 @@ describe('MEWClient against the gateway', () => {
     const alice = client('alice', { transport: fake });
     alice.connect().catch(() => undefined);
     const errors = recordEvents(alice, 'error');
-    await sleep(0);
+    await nextEvent(alice, 'status', (s) => s.status === 'connected');
     deliver('not json');
     deliver(JSON.stringify({ kind: 'chat', payload: {} }));
     expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/not JSON/), expect.stringMatching(/invalid envelope/)]);
@@ -220,13 +237,85 @@ describe('MEWClient against the gateway', () => {
   });
 
   it('stops reconnecting after disconnect() and rejects a pending ready()', async () => {
+    fakeTimers();
     const alice = client('alice');
     const connecting = alice.connect();
     alice.disconnect();
     await expect(connecting).rejects.toBeInstanceOf(ConnectionClosedError);
     const statuses = recordStatuses(alice);
-    await sleep(100);
+    await vi.advanceTimersByTimeAsync(PAST_EVERY_RETRY_MS);
     expect(statuses).toEqual([]);
     expect(alice.status).toBe('disconnected');
+  });
+
+  describe('catch-up by the gateway cursor', () => {
+    const chatTexts = (envelopes: { kind: string; payload?: unknown }[]) =>
+      envelopes.filter((e) => e.kind === 'chat').map((e) => (e.payload as { text: string }).text);
+
+    it('receives what was sent while it was away, before its new welcome, once and in order', async () => {
+      const alice = client('alice');
+      const bob = client('bob', { backoff: { minDelayMs: 150, maxDelayMs: 150 } });
+      await Promise.all([alice.connect(), bob.connect()]);
+      const cursorBefore = bob.cursor;
+      expect(cursorBefore).toMatch(/^[0-9a-f]{8}-\d+$/);
+      const seen = recordEvents(bob, 'message');
+      const down = nextEvent(bob, 'status', (s) => s.status === 'disconnected');
+      gw.gateway.spaces.get('room')!.participants.get('bob')!.connection!.close(CLOSE_CODES.slow_consumer, 'dropped');
+      await down;
+      const sent = ['one', 'two', 'three'].map((text) => alice.send({ kind: 'chat', payload: { text } }));
+      await nextEvent(alice, 'chat', (e) => e.id === sent[2].id);
+      const catchUp = nextEvent(bob, 'catch-up');
+      await nextEvent(bob, 'status', (s) => s.status === 'ready');
+      expect(await catchUp).toMatchObject({ complete: true });
+      alice.send({ kind: 'chat', payload: { text: 'live' } });
+      await nextEvent(bob, 'chat', (e) => e.payload.text === 'live');
+      expect(chatTexts(seen)).toEqual(['one', 'two', 'three', 'live']);
+      const welcomeAt = seen.findIndex((e) => e.kind === 'system/welcome');
+      expect(chatTexts(seen.slice(0, welcomeAt))).toEqual(['one', 'two', 'three']);
+    });
+
+    it('after a gateway restart, a message queued during it reaches a peer that reconnects after it was flushed', async () => {
+      const history = new MemoryHistoryStore(); // what a data directory keeps across a real restart
+      await gw.close();
+      const first = createGatewayServer({ spaces: [parseSpaceConfig(config)], history });
+      extraServers.push(first);
+      const port = await first.listen(0, '127.0.0.1');
+      const url = `ws://127.0.0.1:${port}/ws`;
+      gw = await startTestGateway(config); // keeps afterEach's close() happy
+      const alice = client('alice', { gateway: url, backoff: { minDelayMs: 20, maxDelayMs: 20 } });
+      const bob = client('bob', { gateway: url, backoff: { minDelayMs: 600, maxDelayMs: 600 } });
+      await Promise.all([alice.connect(), bob.connect()]);
+      const bobChats = recordEvents(bob, 'chat');
+      const aliceDown = nextEvent(alice, 'status', (s) => s.status === 'disconnected');
+      await first.close();
+      await aliceDown;
+      const sent = alice.send({ kind: 'chat', payload: { text: 'queued during the restart' } });
+      const second = createGatewayServer({ spaces: [parseSpaceConfig(config)], history });
+      extraServers.push(second);
+      await second.listen(port, '127.0.0.1');
+      await nextEvent(alice, 'chat', (e) => e.id === sent.id, 5000); // flushed, and bob is not back yet
+      expect(bob.status).not.toBe('ready');
+      await nextEvent(bob, 'status', (s) => s.status === 'ready', 5000);
+      expect(bobChats.map((e) => e.id)).toEqual([sent.id]);
+    });
+
+    it("'retained' asks for everything retained on the first connect; 'missed' and 'none' do not", async () => {
+      const alice = client('alice');
+      await alice.connect();
+      alice.send({ kind: 'chat', payload: { text: 'earlier' } });
+      await nextEvent(alice, 'chat');
+      const dashboard = client('bob', { catchUp: 'retained' });
+      const seen = recordEvents(dashboard, 'message');
+      const catchUp = nextEvent(dashboard, 'catch-up');
+      await dashboard.connect();
+      expect(chatTexts(seen)).toEqual(['earlier']);
+      expect(await catchUp).toEqual({ replayed: seen.length - 1, complete: true });
+      dashboard.disconnect();
+
+      const plain = client('bob');
+      const plainSeen = recordEvents(plain, 'message');
+      await plain.connect();
+      expect(chatTexts(plainSeen)).toEqual([]);
+    });
   });
 });

@@ -3,6 +3,9 @@ import {
   parseEnvelope,
   PROTOCOL_VERSION,
   type AnyEnvelope,
+  type CatchUp,
+  AFTER_CURSOR_PARAM,
+  HISTORY_START_CURSOR,
   type Envelope,
   type InboundEnvelope,
   type Kind,
@@ -14,7 +17,7 @@ import { DEFAULT_BACKOFF, isDocumentHidden, reconnectDelay, type BackoffOptions 
 import { CONNECT_ATTEMPT_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS, OUTBOUND_QUEUE_LIMIT } from './sdk-defaults';
 import { ConnectionClosedError, InboundFrameError, InvalidEnvelopeError } from './sdk-errors';
 import { decodeFrame, encodeStreamFrame, type StreamData } from './stream-frame';
-import { createWebSocketTransport, spaceUrl, type Transport, type TransportFactory } from './transport';
+import { createWebSocketTransport, spaceUrl, withQuery, type Transport, type TransportFactory } from './transport';
 
 /**
  * `disconnected` → `connecting` (socket opening) → `connected` (open, no welcome yet) → `ready` (welcome received).
@@ -65,7 +68,17 @@ export interface MEWClientOptions {
   backoff?: Partial<BackoffOptions>;
   /** Connection factory (tests inject failures here). @default createWebSocketTransport */
   transport?: TransportFactory;
+  /**
+   * What to ask the gateway's history for when a connection opens (`after=` the last cursor seen):
+   * - `missed`: on every reconnect, what happened while I was away (before the welcome, in order, no duplicates);
+   * - `retained`: that, and on the first connect everything the gateway retained (dashboards showing the past);
+   * - `none`: never (clients that keep no state across connections).
+   * @default 'missed'
+   */
+  catchUp?: CatchUpMode;
 }
+
+export type CatchUpMode = 'missed' | 'retained' | 'none';
 
 /** An envelope as `send` accepts it: `protocol` and `id` are filled in when absent, `from` and `ts` by the gateway. */
 export type OutgoingEnvelope = InboundEnvelope;
@@ -78,6 +91,8 @@ export type ClientEvents = {
   status: StatusChange;
   /** Each `system/welcome` (the first of a connection, and fresh ones after capability changes). */
   welcome: Envelope<'system/welcome'>;
+  /** After a catch-up from history (just before the welcome that reports it): whether anything was lost. */
+  'catch-up': CatchUp;
   /** Every valid envelope received, my own echoes included. */
   message: AnyEnvelope;
   /** Every `#streamId#data` frame received. */
@@ -122,6 +137,7 @@ export class MEWClient {
   private _status: ConnectionStatus = 'disconnected';
   private _welcome?: Envelope<'system/welcome'>;
   private _lastClose?: CloseInfo;
+  private _cursor?: string;
   private transport?: Transport;
   /** Bumped for every new transport: events of an abandoned one carry an old value and are ignored. */
   private generation = 0;
@@ -180,6 +196,16 @@ export class MEWClient {
    */
   get lastClose(): CloseInfo | undefined {
     return this._lastClose;
+  }
+
+  /**
+   * The history cursor of the last envelope received: where a catch-up resumes.
+   *
+   * @example
+   * localStorage.setItem('cursor', client.cursor ?? '');
+   */
+  get cursor(): string | undefined {
+    return this._cursor;
   }
 
   /**
@@ -305,7 +331,7 @@ export class MEWClient {
     );
     try {
       this.transport = this.createTransport(
-        { url: this.url, token: this.options.token },
+        { url: this.connectionUrl(), token: this.options.token },
         {
           onOpen: () => current() && this.handleOpen(),
           onMessage: (data) => current() && this.handleFrame(data),
@@ -318,6 +344,13 @@ export class MEWClient {
     } catch (error) {
       this.handleClose({ code: ABNORMAL_CLOSE, reason: `could not open a connection: ${(error as Error).message}` });
     }
+  }
+
+  /** The space URL, with `after=` when there is history to ask for (see `catchUp`). */
+  private connectionUrl(): string {
+    const mode = this.options.catchUp ?? 'missed';
+    const after = mode === 'none' ? undefined : (this._cursor ?? (mode === 'retained' ? HISTORY_START_CURSOR : undefined));
+    return after === undefined ? this.url : withQuery(this.url, AFTER_CURSOR_PARAM, after);
   }
 
   private get connectTimeoutMs(): number {
@@ -347,8 +380,10 @@ export class MEWClient {
   }
 
   private dispatch(envelope: AnyEnvelope): void {
+    if (envelope.cursor !== undefined) this._cursor = envelope.cursor;
     if (envelope.kind === 'system/welcome') {
       this._welcome = envelope;
+      if (envelope.payload.catch_up) this.hub.emit('catch-up', envelope.payload.catch_up);
       this.hub.emit('welcome', envelope);
     }
     this.hub.emit('message', envelope);

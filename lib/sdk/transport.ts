@@ -96,7 +96,8 @@ export function spaceUrl(gateway: string, space: string): string {
   return withQuery(gateway, 'space', space);
 }
 
-function withQuery(url: string, key: string, value: string): string {
+/** `url` with the query parameter `key` set to `value`. */
+export function withQuery(url: string, key: string, value: string): string {
   const parsed = new URL(url);
   parsed.searchParams.set(key, value);
   return parsed.toString();
