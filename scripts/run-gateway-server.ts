@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { createGatewayServer, gatewayEnv, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
-import { readMintedTokens, startDemoAgents, type DemoAgents } from '../lib/demo';
+import { createGatewayServer, DATABASE_FILE, gatewayEnv, PersistenceError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
+import { startDemoAgents, type DemoAgents } from '../lib/demo';
 
 /** The space whose agents the server runs itself (lib/demo/demo-space.yaml). */
 const DEMO_SPACE_ID = 'demo';
@@ -26,7 +26,7 @@ export async function runGatewayServer(
   try {
     gatewayServer = createGatewayServer({ ...env, ...extra });
   } catch (e) {
-    if (!(e instanceof SpaceConfigError)) throw e;
+    if (!(e instanceof SpaceConfigError || e instanceof PersistenceError)) throw e;
     console.error(`Cannot start: ${e.message}`);
     process.exit(1);
   }
@@ -41,7 +41,7 @@ export async function runGatewayServer(
       lines.push(`  sign in as ${space.signIn.participantId}: http://${base}/spaces/${encodeURIComponent(space.id)}#token=${space.signIn.token}`);
     }
   }
-  lines.push(`  minted tokens (if any): ${join(env.dataDir, '<space>', 'tokens.json')}`);
+  lines.push(`  minted tokens, state, history and audit: ${join(env.dataDir, DATABASE_FILE)} (print tokens: npm run tokens -- --space <id>)`);
   console.log(lines.join('\n'));
 
   let demo: DemoAgents | undefined;
@@ -49,7 +49,7 @@ export async function runGatewayServer(
     demo = startDemoAgents({
       gatewayUrl: `ws://${base}/ws`,
       space: DEMO_SPACE_ID,
-      tokens: readMintedTokens(env.dataDir, DEMO_SPACE_ID),
+      tokens: { ...gatewayServer.gateway.spaces.get(DEMO_SPACE_ID)!.services.records.mintedTokens() },
       dataDir: env.dataDir,
       paceMs: process.env.MEW_DEMO_PACE_MS ? Number(process.env.MEW_DEMO_PACE_MS) : undefined,
     });

@@ -6,7 +6,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { covers, coversAll, type CapabilityInput } from '@/lib/capabilities';
 import { describeRefusal, sendTracked, useOutcome } from './action-outcome';
 import { CapabilityLine } from './capability-line';
-import type { WireCapability } from './capability-templates';
+import type { WireCapability } from '@/lib/protocol';
 import { CapabilityPicker, initialPicker, parsePicker, type PickerValue } from './capability-picker';
 import { CapabilityPreview } from './capability-preview';
 import type { CapabilitySummary } from './effective-capabilities';

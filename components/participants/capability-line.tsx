@@ -1,6 +1,7 @@
 'use client';
 
-import { capabilityLabel, type WireCapability } from './capability-templates';
+import type { WireCapability } from '@/lib/protocol';
+import { capabilityLabel } from './capability-templates';
 
 /** One capability: its kind, then its payload pattern as compact JSON (full text on hover; wraps on phones). */
 export function CapabilityLine({ capability, struck = false }: { capability: WireCapability; struck?: boolean }) {

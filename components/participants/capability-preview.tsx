@@ -3,7 +3,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useSpaceSession } from '@/components/session/space-session';
 import { compileCapabilities, type CapabilityInput } from '@/lib/capabilities';
-import type { WireCapability } from './capability-templates';
+import type { WireCapability } from '@/lib/protocol';
 import type { LogEntry } from '@/lib/store';
 
 /** How many recent envelopes the preview tests, and how often it re-reads them while envelopes stream in. */

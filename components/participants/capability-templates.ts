@@ -1,8 +1,5 @@
 import { CapabilityError, normalizeCapabilities, type CapabilityPattern } from '@/lib/capabilities';
-import type { CapabilityPattern as WireCapability } from '@/lib/protocol';
-
-/** A capability as the store holds it (from the wire: a pattern object or MCPx shorthand). */
-export type { WireCapability };
+import type { WireCapability } from '@/lib/protocol';
 
 export type TemplateId = 'proposal-only' | 'read-only-tools' | 'tool-by-name' | 'full-mcp' | 'custom';
 

@@ -1,6 +1,7 @@
 import { covers, type CapabilityInput } from '@/lib/capabilities';
 import { activeCapabilities, type GrantState } from '@/lib/store';
-import { capabilityKey, type WireCapability } from './capability-templates';
+import type { WireCapability } from '@/lib/protocol';
+import { capabilityKey } from './capability-templates';
 import type { PatternRevocation } from './pattern-revocations';
 
 export interface BaseCapability {

@@ -3,7 +3,7 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useSpaceSession } from '@/components/session/space-session';
 import { participantById } from '@/lib/store';
-import type { WireCapability } from './capability-templates';
+import type { WireCapability } from '@/lib/protocol';
 
 /** A `capability/revoke` by pattern seen live, tied to the capability snapshot it applies to. */
 export interface PatternRevocation {

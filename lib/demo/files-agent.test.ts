@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MEWParticipant } from '../sdk/mew-participant';
 import { McpError } from '../sdk/sdk-errors';
+import { DATABASE_FILE } from '../gateway/persistence/gateway-database';
 import type { AgentRuntime } from './agent-runtime';
 import { READ_FILE_MAX_BYTES } from './demo-defaults';
 import { MGP_VALIDATION_BLOCKED, sandboxPath, startFilesAgent } from './files-agent';
@@ -87,9 +88,9 @@ describe('files agent', () => {
     await symlink(join(outside, 'nowhere'), join(sandbox, 'dangling.txt'));
     await mkdir(join(sandbox, 'notes'), { recursive: true });
     const attempts: [string, Record<string, unknown>][] = [
-      ['read_file', { path: '../tokens.json' }],
+      ['read_file', { path: '../../mew.sqlite' }],
       ['read_file', { path: '/etc/passwd' }],
-      ['read_file', { path: 'notes/../../tokens.json' }],
+      ['read_file', { path: 'notes/../../../mew.sqlite' }],
       ['read_file', { path: 'escape.txt' }],
       ['read_file', { path: 'linked-dir/secret.txt' }],
       ['list_directory', { path: 'linked-dir' }],
@@ -98,7 +99,7 @@ describe('files agent', () => {
       ['write_file', { path: 'escape.txt', content: 'overwritten' }],
       ['write_file', { path: 'dangling.txt', content: 'x' }],
       ['delete_file', { path: 'escape.txt' }],
-      ['delete_file', { path: '../tokens.json' }],
+      ['delete_file', { path: '../../mew.sqlite' }],
     ];
     for (const [tool, args] of attempts) {
       const refused = await call(tool, args).then(
@@ -116,7 +117,7 @@ describe('files agent', () => {
     expect(existsSync(join(outside, 'planted.txt'))).toBe(false);
     expect(existsSync(join(outside, 'new'))).toBe(false);
     expect(existsSync(join(outside, 'nowhere'))).toBe(false);
-    expect(existsSync(join(space.dataDir, DEMO_SPACE, 'tokens.json'))).toBe(true);
+    expect(existsSync(join(space.dataDir, DATABASE_FILE))).toBe(true);
     expect(files.state).toBe('active');
     expect(structuredResult(await call('read_file', { path: 'README.md' }))?.content).toContain('Demo sandbox');
   });

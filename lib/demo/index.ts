@@ -1,5 +1,4 @@
 /** The demo space's live agents and their supervisor (Node only). */
 export { startDemoAgents, type DemoAgents, type DemoAgentsOptions, type RestartPolicy, type SupervisedAgent, type SupervisedState } from './agent-supervisor';
-export { readMintedTokens } from './minted-tokens';
 export { AGENT_EXIT_CODES } from './agent-exit-codes';
 export { DEMO_AGENT_NAMES, type DemoAgentName } from './demo-agent-names';

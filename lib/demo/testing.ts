@@ -15,7 +15,6 @@ import { startGatewayWith, type TestGateway } from '../gateway/testing';
 import type { AnyEnvelope } from '../protocol';
 import { MEWParticipant, type MEWParticipantOptions } from '../sdk/mew-participant';
 import type { AgentRuntime, DemoAgentOptions } from './agent-runtime';
-import { readMintedTokens } from './minted-tokens';
 
 const DEMO_SPACE_FILE = fileURLToPath(new URL('./demo-space.yaml', import.meta.url));
 
@@ -50,7 +49,7 @@ export async function startDemoTestSpace(): Promise<DemoTestSpace> {
   vi.setConfig({ expect: { poll: { timeout: POLL_TIMEOUT_MS } } });
   const dataDir = await mkdtemp(join(tmpdir(), 'mew-demo-'));
   const gw = await startGatewayWith({ configs: [parseYaml(readFileSync(DEMO_SPACE_FILE, 'utf8'))], dataDir });
-  const tokens = readMintedTokens(dataDir, DEMO_SPACE);
+  const tokens = { ...gw.gateway.spaces.get(DEMO_SPACE)!.services.records.mintedTokens() };
   const participants: MEWParticipant[] = [];
   const agents: AgentRuntime[] = [];
   const logs: string[] = [];

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readStoredTokens } from './persistence/stored-tokens';
 import { joinAs, spaceConfig, startGatewayWith, tokenOf, type TestGateway } from './testing';
 
 const ADMIN = 'admin-token-0123456789';
@@ -58,7 +59,7 @@ describe('admin API', () => {
   it('mints an admin token into the data directory when the config names none', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mew-admin-'));
     const other = await startGatewayWith({ configs: [spaceConfig('minted', { a: ['chat'] })], dataDir });
-    const { admin } = JSON.parse(readFileSync(join(dataDir, 'minted', 'tokens.json'), 'utf8'));
+    const { admin } = readStoredTokens(dataDir, 'minted');
     const res = await fetch(other.httpUrl('/admin/spaces/minted/participants'), { headers: { Authorization: `Bearer ${admin}` } });
     expect(res.status).toBe(200);
     await other.close();

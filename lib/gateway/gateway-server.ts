@@ -1,17 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { AuditLog } from './audit';
 import { createAuditRoute } from './audit-api';
 import { Gateway } from './gateway';
 import type { GatewayLimits } from './gateway-options';
 import type { HistoryStore } from './history-store';
 import { createHttpApi } from './http-api';
+import { MemoryHistoryStore } from './memory-history-store';
+import { GatewayDatabase } from './persistence/gateway-database';
+import { PersistenceError } from './persistence/persistence-error';
+import { SqliteHistoryStore } from './persistence/sqlite-history-store';
 import { sendError } from './http-util';
 import { loadSpaceConfig, type SpaceConfig } from './space-config';
 import { createWsTransport } from './ws-transport';
-
-/** The audit database, in the data directory. */
-export const AUDIT_DB_FILE = 'audit.sqlite';
 
 /** The WebSocket path of the gateway. Nothing else (no page, no rewrite) may use it. */
 export const GATEWAY_WS_PATH = '/ws';
@@ -44,11 +45,26 @@ export interface GatewayServer {
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   let wsUrl = 'ws://127.0.0.1/ws';
   const spaces = [...(options.configPaths ?? []).map((p) => loadSpaceConfig(p)), ...(options.spaces ?? [])];
-  // One audit database for all spaces of this gateway; in memory when there is no data directory (tests).
-  const audit = AuditLog.open(options.dataDir ? join(options.dataDir, AUDIT_DB_FILE) : ':memory:', {
-    onError: (e) => console.error('[audit] write failed, will retry:', e.message),
-  });
-  const gateway = new Gateway({ spaces, dataDir: options.dataDir, history: options.history, limits: options.limits, audit, connectionUrl: () => wsUrl });
+  // One database for all spaces of this gateway (tokens, state, history, audit); in memory without a data directory.
+  const database = GatewayDatabase.open(options.dataDir);
+  let audit: AuditLog;
+  try {
+    audit = AuditLog.open(options.dataDir ? database.file : ':memory:', {
+      onError: (e) => console.error('[audit] write failed, will retry:', e.message),
+    });
+  } catch (e) {
+    database.close();
+    throw new PersistenceError(database.file, `cannot open the audit log: ${(e as Error).message}`, { cause: e });
+  }
+  const history = options.history ?? (options.dataDir ? new SqliteHistoryStore(database) : new MemoryHistoryStore());
+  let gateway: Gateway;
+  try {
+    gateway = new Gateway({ spaces, database, history, limits: options.limits, audit, connectionUrl: () => wsUrl });
+  } catch (e) {
+    audit.close();
+    database.close();
+    throw e;
+  }
   const http = createHttpApi(gateway, [createAuditRoute(gateway, audit)]);
   const ws = createWsTransport(gateway);
   const fallback = options.fallback ?? ((_req, res) => sendError(res, 'not_found', 'no such endpoint'));
@@ -93,7 +109,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         server.closeAllConnections();
         server.close(() => done());
       });
+      history.close(); // everything written: the next start continues this numbering
       audit.close(); // flushes: nothing recorded is lost on a clean shutdown
+      database.close();
     },
   };
 }

@@ -21,18 +21,18 @@ import type { Connection, Participant, RoutingMode } from './participant';
 import { ProposalTracker } from './proposal-tracker';
 import { Space } from './space';
 import type { SpaceConfig } from './space-config';
-import { SpaceState } from './space-state';
 import { handleStreamClose, handleStreamRequest, routeStreamFrame } from './stream-handlers';
 import type { HistoryPosition } from './history-cursor';
 import type { HistoryStore } from './history-store';
 import { MemoryHistoryStore } from './memory-history-store';
+import { GatewayDatabase } from './persistence/gateway-database';
+import { SpaceRecords } from './persistence/space-records';
 import { TokenIndex } from './token-index';
-import { TokenStore } from './token-store';
 
 export interface GatewayOptions {
   spaces: SpaceConfig[];
-  /** Where minted tokens, run-time state (grants, invites, kicks) live. Without it they live in memory only. */
-  dataDir?: string;
+  /** Where minted tokens and run-time state (grants, invites, kicks, pauses) live. @default an in-memory database */
+  database?: GatewayDatabase;
   /** Overrides applied on top of each space's own `limits`. */
   limits?: Partial<GatewayLimits>;
   audit?: AuditSink;
@@ -105,31 +105,34 @@ export class Gateway {
   constructor(options: GatewayOptions) {
     if (options.spaces.length === 0) throw new TypeError('a gateway needs at least one space');
     const history = options.history ?? new MemoryHistoryStore();
+    const database = options.database ?? GatewayDatabase.open();
     for (const config of options.spaces) {
       if (this.spaces.has(config.id)) throw new TypeError(`space "${config.id}" is configured twice`);
-      const state = new SpaceState(options.dataDir, config.id);
-      const tokenStore = new TokenStore(options.dataDir, config.id);
+      const records = new SpaceRecords(database, config.id);
       const space = new Space(config.id, config.name, {
         limits: resolveLimits(config.limits, options.limits),
-        state,
-        tokenStore,
+        records,
         audit: options.audit ?? NO_AUDIT,
         history,
         connectionUrl: () => `${options.connectionUrl?.() ?? 'ws://127.0.0.1/ws'}?space=${encodeURIComponent(config.id)}`,
       });
-      const kicked = new Set(state.data.kicked);
+      const kicked = new Set(records.data.kicked);
       for (const pc of config.participants) {
-        const tokens = kicked.has(pc.id) ? [] : pc.tokens?.length ? pc.tokens : [tokenStore.tokenFor(pc.id)];
+        const tokens = kicked.has(pc.id) ? [] : pc.tokens?.length ? pc.tokens : [records.tokenFor(pc.id)];
         space.addParticipant(pc.id, pc.capabilities, pc.routing, tokens);
         if (pc.id === config.signInAs && tokens[0]) space.signIn = { participantId: pc.id, token: tokens[0] };
       }
-      for (const invited of state.data.invited) {
+      for (const invited of records.data.invited) {
         if (space.participants.has(invited.id)) continue;
-        const tokens = kicked.has(invited.id) ? [] : [tokenStore.tokenFor(invited.id)];
+        const tokens = kicked.has(invited.id) ? [] : [records.tokenFor(invited.id)];
         space.addParticipant(invited.id, invited.capabilities, 'broadcast', tokens, invited.invitedBy);
       }
+      for (const [id, pause] of Object.entries(records.data.paused)) {
+        const participant = space.participants.get(id);
+        if (participant) participant.paused = pause; // a lapsed one is dropped at its first check
+      }
       const admin = new TokenIndex();
-      for (const token of config.adminTokens?.length ? config.adminTokens : [tokenStore.adminToken()]) admin.add(token, 'admin');
+      for (const token of config.adminTokens?.length ? config.adminTokens : [records.adminToken()]) admin.add(token, 'admin');
       this.adminTokens.set(config.id, admin);
       this.spaces.set(config.id, space);
     }

@@ -36,7 +36,7 @@ export function grantCapabilities(
   reason: string | undefined,
   grant: Envelope,
 ): void {
-  space.services.state.update((d) => {
+  space.services.records.update((d) => {
     d.grants.push({ id: grant.id, recipient: recipient.id, capabilities, grantedBy, reason, ts: grant.ts });
   });
   space.refreshCapabilities(recipient);
@@ -55,7 +55,7 @@ export function revokeCapabilities(
   const before = recipient.capabilities;
   const revoked = { by: revokedBy, ts: revocation.ts, revocationId: revocation.id };
   const isCovered = (c: CapabilityPattern) => what.patterns.some((p) => covers([p], c));
-  space.services.state.update((d) => {
+  space.services.records.update((d) => {
     for (const grant of d.grants) {
       if (grant.recipient !== recipient.id || grant.revoked) continue;
       if (grant.id !== what.grantId) grant.capabilities = grant.capabilities.filter((c) => !isCovered(c));

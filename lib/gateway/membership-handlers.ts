@@ -21,8 +21,10 @@ export const handleInvite: ManagementHandler<'space/invite'> = (space, sender, {
   const capabilities = runtimeCapabilities(payload.initial_capabilities ?? [], ['payload', 'initial_capabilities']);
   requireCovered(sender, capabilities, 'this invite');
   return (env) => {
-    const token = space.services.tokenStore.mint(id);
-    space.services.state.update((d) => {
+    let token = '';
+    // The token and the invite are one transaction: neither exists without the other.
+    space.services.records.update((d, tokens) => {
+      token = tokens.mint(id);
       d.invited = d.invited.filter((p) => p.id !== id);
       d.invited.push({ id, capabilities, invitedBy: sender.id, ts: env.ts, reason: payload.reason });
       d.kicked = d.kicked.filter((k) => k !== id);
@@ -41,11 +43,12 @@ export const handleInvite: ManagementHandler<'space/invite'> = (space, sender, {
 export const handleKick: ManagementHandler<'space/kick'> = (space, sender, { payload }) => {
   const target = requireParticipant(space, payload.participant_id, 'payload.participant_id');
   return (env) => {
-    space.services.state.update((d) => {
+    space.services.records.update((d, tokens) => {
       if (!d.kicked.includes(target.id)) d.kicked.push(target.id);
+      delete d.paused[target.id];
+      tokens.remove(target.id);
     });
     space.tokens.removeParticipant(target.id);
-    space.services.tokenStore.remove(target.id);
     target.paused = undefined;
     for (const stream of space.streams.ownedBy(target.id)) space.closeStream(stream, 'owner_kicked');
     const connection = target.connection;

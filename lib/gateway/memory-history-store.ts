@@ -23,4 +23,6 @@ export class MemoryHistoryStore implements HistoryStore {
   }
 
   flush(): void {}
+
+  close(): void {}
 }

@@ -1,5 +1,6 @@
 import { compileCapabilities, type CapabilityPattern, type CompiledCapabilities } from '../capabilities';
 import type { OutboundMessage } from './outbound-message';
+import type { PauseRecord } from './persistence/space-records';
 import { TokenBucket } from './token-bucket';
 
 /** How the gateway reaches one live connection; implemented by each transport (ws, tests). */
@@ -12,14 +13,6 @@ export interface Connection {
 
 export type RoutingMode = 'broadcast' | 'directed';
 
-/** A pause the gateway enforces: until a resume, the deadline, or never (no timeout). */
-export interface PauseState {
-  by: string;
-  envelopeId: string;
-  /** ms since epoch; undefined = until resumed. */
-  until?: number;
-  reason?: string;
-}
 
 /** A participant of a space: identity, effective capabilities (compiled once per change) and its live connection. */
 export class Participant {
@@ -29,7 +22,7 @@ export class Participant {
   connectedAt?: Date;
   readonly rate: TokenBucket;
   routing: RoutingMode;
-  paused?: PauseState;
+  paused?: PauseRecord;
   /** Set by `participant/shutdown`; cleared when the participant joins again. */
   shutdown?: { by: string; envelopeId: string };
 
@@ -67,7 +60,7 @@ export class Participant {
   }
 
   /** The pause in force at `now`, dropping one whose timeout has lapsed. */
-  activePause(now = Date.now()): PauseState | undefined {
+  activePause(now = Date.now()): PauseRecord | undefined {
     if (this.paused?.until !== undefined && this.paused.until <= now) this.paused = undefined;
     return this.paused;
   }

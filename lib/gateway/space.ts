@@ -8,15 +8,14 @@ import type { HistoryStore } from './history-store';
 import { RingBuffer } from '../collections/ring-buffer';
 import { OutboundMessage } from './outbound-message';
 import { Participant, type Connection, type RoutingMode } from './participant';
-import type { SpaceState } from './space-state';
+import type { SpaceRecords } from './persistence/space-records';
 import { StreamRegistry, type StreamInfo } from './stream-registry';
 import { TokenIndex } from './token-index';
-import type { TokenStore } from './token-store';
 
 export interface SpaceServices {
   limits: GatewayLimits;
-  state: SpaceState;
-  tokenStore: TokenStore;
+  /** Minted tokens and run-time state, persisted. */
+  records: SpaceRecords;
   audit: AuditSink;
   /** Where the numbered history outlives the process. */
   history: HistoryStore;
@@ -83,7 +82,7 @@ export class Space {
   }
 
   get state() {
-    return this.services.state.data;
+    return this.services.records.data;
   }
 
   /** Records an audit event for this space (batched by the sink; never blocks the message path). */

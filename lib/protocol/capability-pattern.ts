@@ -22,4 +22,5 @@ export const capabilityPatternSchema = z.union([z.string().min(1), capabilityPat
 });
 
 export type CapabilityPatternObject = z.infer<typeof capabilityPatternObjectSchema>;
-export type CapabilityPattern = z.infer<typeof capabilityPatternSchema>;
+/** A capability as sent on the wire (not yet normalised); `lib/capabilities` `CapabilityPattern` is the normalised form. */
+export type WireCapability = z.infer<typeof capabilityPatternSchema>;

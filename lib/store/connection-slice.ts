@@ -1,4 +1,4 @@
-import type { ActiveStream, CapabilityPattern, ParticipantInfo } from '../protocol';
+import type { ActiveStream, WireCapability, ParticipantInfo } from '../protocol';
 import type { ReduceContext } from './reduce-context';
 import { isAddressedTo, isRecord, payloadOf, str, type StoreEnvelope } from './store-envelope';
 
@@ -18,7 +18,7 @@ export interface ConnectionState {
   /** My participant id: from the options, else from the first welcome addressed to me. */
   me?: string;
   /** My authoritative capabilities: from the latest welcome addressed to me (a later one replaces them). */
-  capabilities: readonly CapabilityPattern[];
+  capabilities: readonly WireCapability[];
   /** Id of that welcome. */
   welcomeId?: string;
   /** When it arrived (its `ts`). */
@@ -27,7 +27,7 @@ export interface ConnectionState {
 
 /** The parts of a welcome the slices use. */
 export interface Welcome {
-  you: ParticipantInfo & { capabilities: CapabilityPattern[] };
+  you: ParticipantInfo & { capabilities: WireCapability[] };
   participants: ParticipantInfo[];
   activeStreams: ActiveStream[];
 }
@@ -54,7 +54,7 @@ export function myWelcome(envelope: StoreEnvelope, connection: ConnectionState, 
   if (me !== undefined ? id !== me : envelope.to !== undefined && envelope.to.length > 0 && !isAddressedTo(envelope, id)) {
     return undefined;
   }
-  const capabilities = Array.isArray(payload.you.capabilities) ? (payload.you.capabilities as CapabilityPattern[]) : [];
+  const capabilities = Array.isArray(payload.you.capabilities) ? (payload.you.capabilities as WireCapability[]) : [];
   const participants = Array.isArray(payload.participants)
     ? (payload.participants.filter((p) => isRecord(p) && typeof p.id === 'string') as ParticipantInfo[])
     : [];

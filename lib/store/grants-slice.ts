@@ -1,5 +1,5 @@
 import { covers } from '../capabilities';
-import type { CapabilityPattern } from '../protocol';
+import type { WireCapability } from '../protocol';
 import { writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
 import { correlationIds, payloadOf, str, type StoreEnvelope } from './store-envelope';
@@ -20,11 +20,11 @@ export interface GrantState {
   id: string;
   granter: string;
   recipient: string;
-  capabilities: readonly CapabilityPattern[];
+  capabilities: readonly WireCapability[];
   reason?: string;
   at: number;
   /** Capabilities of this grant removed by pattern revocations so far (all of them ⇒ `revoked`). */
-  revokedCapabilities: readonly CapabilityPattern[];
+  revokedCapabilities: readonly WireCapability[];
   revoked?: GrantRevocation;
   /** The recipient's `capability/grant-ack` (spec §3.6.3). */
   ack?: { id: string; status: string; at: number };
@@ -52,7 +52,7 @@ export function reduceGrants(state: GrantsState, envelope: StoreEnvelope, ctx: R
         id: envelope.id,
         granter: envelope.from,
         recipient,
-        capabilities: payload.capabilities as CapabilityPattern[],
+        capabilities: payload.capabilities as WireCapability[],
         reason: str(payload.reason),
         at: ctx.at,
         revokedCapabilities: [],
@@ -92,7 +92,7 @@ function applyRevoke(byId: Map<string, GrantState>, envelope: StoreEnvelope, ctx
     }
   }
   if (Array.isArray(payload.capabilities) && payload.capabilities.length > 0) {
-    const patterns = payload.capabilities as CapabilityPattern[];
+    const patterns = payload.capabilities as WireCapability[];
     for (const grant of byId.values()) {
       if (grant.revoked || (recipient !== undefined && grant.recipient !== recipient)) continue;
       const newlyCovered = grant.capabilities.filter((c) => !grant.revokedCapabilities.includes(c) && safeCovers(patterns, c));
@@ -111,7 +111,7 @@ function applyRevoke(byId: Map<string, GrantState>, envelope: StoreEnvelope, ctx
 }
 
 // Malformed patterns from the wire must not break the store: they simply cover nothing.
-function safeCovers(held: readonly CapabilityPattern[], wanted: CapabilityPattern): boolean {
+function safeCovers(held: readonly WireCapability[], wanted: WireCapability): boolean {
   try {
     return covers(held as Parameters<typeof covers>[0], wanted as Parameters<typeof covers>[1]);
   } catch {
@@ -120,7 +120,7 @@ function safeCovers(held: readonly CapabilityPattern[], wanted: CapabilityPatter
 }
 
 /** Capabilities of a grant still in force (all but those revoked). */
-export function activeCapabilities(grant: GrantState): readonly CapabilityPattern[] {
+export function activeCapabilities(grant: GrantState): readonly WireCapability[] {
   if (grant.revoked) return [];
   return grant.revokedCapabilities.length === 0 ? grant.capabilities : grant.capabilities.filter((c) => !grant.revokedCapabilities.includes(c));
 }

@@ -1,4 +1,4 @@
-import { isParticipantControlKind, type CapabilityPattern, type ParticipantControlKind } from '../protocol';
+import { isParticipantControlKind, type WireCapability, type ParticipantControlKind } from '../protocol';
 import { appendCapped, writable } from './collection-utils';
 import type { Welcome } from './connection-slice';
 import type { ReduceContext } from './reduce-context';
@@ -51,7 +51,7 @@ export interface ParticipantState {
   id: string;
   online: boolean;
   /** As last reported by the welcome or a presence `join` (grants are in the grants slice). */
-  capabilities: readonly CapabilityPattern[];
+  capabilities: readonly WireCapability[];
   /** Connection time: the presence `join` (unknown for those already present when I joined). */
   joinedAt?: number;
   /** Last time they were known present: join, welcome listing, or leave. */
@@ -88,8 +88,8 @@ export const CONTROL_COMPLETION_KINDS: Readonly<Partial<Record<ParticipantContro
   'participant/shutdown': ['chat/acknowledge'],
 };
 
-function capabilitiesOf(value: unknown): CapabilityPattern[] {
-  return Array.isArray(value) ? (value as CapabilityPattern[]) : [];
+function capabilitiesOf(value: unknown): WireCapability[] {
+  return Array.isArray(value) ? (value as WireCapability[]) : [];
 }
 
 // Applies `change` to participant `id` (created offline, or online when `online`); true when it changed.
@@ -154,7 +154,7 @@ function applyKind(byId: Map<string, ParticipantState>, welcome: Welcome | undef
 }
 
 function applyWelcome(byId: Map<string, ParticipantState>, welcome: Welcome, at: number): boolean {
-  const listed = new Map<string, CapabilityPattern[]>();
+  const listed = new Map<string, WireCapability[]>();
   listed.set(welcome.you.id, welcome.you.capabilities);
   for (const p of welcome.participants) listed.set(p.id, capabilitiesOf(p.capabilities));
   for (const [id, capabilities] of listed) {

@@ -1,4 +1,4 @@
-import type { CapabilityPattern } from '../protocol';
+import type { WireCapability } from '../protocol';
 import { awaitsAckFrom, type ChatMessage } from './chat-slice';
 import { activeCapabilities, type GrantState } from './grants-slice';
 import { memoSelector } from './memo-selector';
@@ -35,7 +35,7 @@ export const grantList = memoSelector(
 /** Capabilities granted to `recipient` and still in force (what its welcome/presence capabilities may not show yet). */
 export const grantedCapabilities = memoSelector(
   (s) => [s.grants],
-  (s, recipient: string): readonly CapabilityPattern[] => grantList(s, recipient, false).flatMap((g) => activeCapabilities(g)),
+  (s, recipient: string): readonly WireCapability[] => grantList(s, recipient, false).flatMap((g) => activeCapabilities(g)),
 );
 
 /** A participant's telemetry (series, latest status, context gauge, staleness). */

@@ -1,0 +1,231 @@
+import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../../capabilities';
+import { formatIssues, type EnvelopeIssue } from '../../protocol';
+import type { GatewayDatabase } from './gateway-database';
+import { PersistenceError } from './persistence-error';
+
+/** Entropy of minted tokens: 32 random bytes, base64url. */
+const TOKEN_BYTES = 32;
+
+function mintToken(): string {
+  return randomBytes(TOKEN_BYTES).toString('base64url');
+}
+
+/** A stored capability is checked by the same normaliser as the config's (regexes validated, unknown keys refused). */
+const capability = z.unknown().transform((value, ctx): CapabilityPattern => {
+  try {
+    return normalizeCapability(value);
+  } catch (e) {
+    if (!(e instanceof CapabilityError)) throw e;
+    ctx.addIssue({ code: 'custom', message: e.message, path: e.path });
+    return z.NEVER;
+  }
+});
+const capabilities = z.array(capability);
+const participantId = z.string().min(1);
+const timestamp = z.string().min(1);
+
+const grantRecordSchema = z.object({
+  /** The id of the `capability/grant` envelope (or admin call) that made it. */
+  id: z.string().min(1),
+  recipient: participantId,
+  /** What the grant still gives: a revocation by pattern removes the capabilities it covers from here. */
+  capabilities,
+  grantedBy: participantId,
+  reason: z.string().optional(),
+  ts: timestamp,
+  revoked: z.object({ by: participantId, ts: timestamp, revocationId: z.string().min(1) }).optional(),
+});
+
+/** A revocation of capabilities the participant holds from the config (or its invite): the file is never edited. */
+const baseRevocationSchema = z.object({
+  id: z.string().min(1),
+  recipient: participantId,
+  capabilities,
+  by: participantId,
+  ts: timestamp,
+  reason: z.string().optional(),
+});
+
+const invitedParticipantSchema = z.object({
+  id: participantId,
+  capabilities,
+  invitedBy: participantId,
+  ts: timestamp,
+  reason: z.string().optional(),
+});
+
+/** A pause the gateway enforces: until a resume, the deadline, or never (no deadline). */
+const pauseRecordSchema = z.object({
+  by: participantId,
+  envelopeId: z.string().min(1),
+  /** ms since epoch; absent = until resumed. */
+  until: z.number().optional(),
+  reason: z.string().optional(),
+});
+
+export const spaceStateSchema = z.object({
+  version: z.literal(1),
+  grants: z.array(grantRecordSchema),
+  revocations: z.array(baseRevocationSchema),
+  invited: z.array(invitedParticipantSchema),
+  /** Participants whose tokens were revoked by a kick; a later invite of the same id lets them back. */
+  kicked: z.array(participantId),
+  /** Pauses in force, by participant: a restart must not lift them any more than a reconnect does. */
+  paused: z.record(participantId, pauseRecordSchema).default({}),
+});
+
+export type GrantRecord = z.infer<typeof grantRecordSchema>;
+export type BaseRevocation = z.infer<typeof baseRevocationSchema>;
+export type InvitedParticipant = z.infer<typeof invitedParticipantSchema>;
+export type PauseRecord = z.infer<typeof pauseRecordSchema>;
+export type SpaceStateData = z.infer<typeof spaceStateSchema>;
+
+/** The gateway's minted tokens of a space, as the legacy `tokens.json` held them. */
+const legacyTokensSchema = z.object({
+  participants: z.record(participantId, z.string().min(1)).default({}),
+  admin: z.string().min(1).optional(),
+});
+
+const tokenRowSchema = z.object({ role: z.enum(['participant', 'admin']), holder: z.string(), token: z.string().min(1) });
+
+type StoredTokens = z.infer<typeof legacyTokensSchema>;
+
+/** Token changes made inside one `update`, written in the same transaction as the state. */
+export interface TokenChanges {
+  /** A fresh token for the participant, replacing any previous one (invites, re-admission after a kick). */
+  mint(participantId: string): string;
+  remove(participantId: string): void;
+}
+
+const emptyState = (): SpaceStateData => ({ version: 1, grants: [], revocations: [], invited: [], kicked: [], paused: {} });
+
+/**
+ * What a space learns at run time — minted tokens, grants, revocations, invites, kicks, pauses — in the gateway's
+ * database, so a restart changes nothing. Every change is one transaction (an invite's token and its record
+ * together) written before the caller acknowledges it; the in-memory copy is replaced only once the write succeeded.
+ * Loaded with validation: a row that does not validate stops the gateway instead of being replaced.
+ */
+export class SpaceRecords {
+  private _data: SpaceStateData;
+  private tokens: StoredTokens;
+
+  constructor(
+    private readonly database: GatewayDatabase,
+    private readonly spaceId: string,
+  ) {
+    const loaded = this.load() ?? this.migrateLegacyFiles();
+    this._data = loaded?.state ?? emptyState();
+    this.tokens = loaded?.tokens ?? { participants: {} };
+  }
+
+  /** The current state; replaced (never mutated) by `update`. */
+  get data(): Readonly<SpaceStateData> {
+    return this._data;
+  }
+
+  /** The stored token of a participant, minted and saved on first use. */
+  tokenFor(participantId: string): string {
+    const existing = this.tokens.participants[participantId];
+    if (existing) return existing;
+    let minted = '';
+    this.update((_, tokens) => {
+      minted = tokens.mint(participantId);
+    });
+    return minted;
+  }
+
+  adminToken(): string {
+    if (!this.tokens.admin) {
+      const admin = mintToken();
+      this.write(this._data, { ...this.tokens, admin });
+    }
+    return this.tokens.admin!;
+  }
+
+  /** Tokens this gateway minted for participants (for the process that runs the space's own agents). */
+  mintedTokens(): Readonly<Record<string, string>> {
+    return this.tokens.participants;
+  }
+
+  /** Applies a change to a copy, writes state and tokens in one transaction, then makes the copy current. */
+  update(change: (data: SpaceStateData, tokens: TokenChanges) => void): void {
+    const next = structuredClone(this._data);
+    const participants = { ...this.tokens.participants };
+    change(next, {
+      mint: (id) => (participants[id] = mintToken()),
+      remove: (id) => void delete participants[id],
+    });
+    this.write(next, { ...this.tokens, participants });
+  }
+
+  private write(state: SpaceStateData, tokens: StoredTokens): void {
+    const { db } = this.database;
+    this.database.transaction(() => {
+      db.prepare('INSERT OR REPLACE INTO space_state (space, data) VALUES (?, ?)').run(this.spaceId, JSON.stringify(state));
+      db.prepare('DELETE FROM tokens WHERE space = ?').run(this.spaceId);
+      const insert = db.prepare('INSERT INTO tokens (space, role, holder, token) VALUES (?, ?, ?, ?)');
+      for (const [holder, token] of Object.entries(tokens.participants)) insert.run(this.spaceId, 'participant', holder, token);
+      if (tokens.admin) insert.run(this.spaceId, 'admin', '', tokens.admin);
+    });
+    this._data = state;
+    this.tokens = tokens;
+  }
+
+  /** The stored records, or undefined when the database has none for this space yet. */
+  private load(): { state: SpaceStateData; tokens: StoredTokens } | undefined {
+    const { db, file } = this.database;
+    const stateRow = db.prepare('SELECT data FROM space_state WHERE space = ?').get(this.spaceId) as { data: string } | undefined;
+    const tokenRows = db.prepare('SELECT role, holder, token FROM tokens WHERE space = ? ORDER BY role, holder').all(this.spaceId);
+    if (!stateRow && tokenRows.length === 0) return undefined;
+    const tokens: StoredTokens = { participants: {} };
+    tokenRows.forEach((row, i) => {
+      const parsed = tokenRowSchema.safeParse(row);
+      if (!parsed.success) throw invalid(file, `space "${this.spaceId}" tokens row ${i + 1}`, parsed.error.issues);
+      if (parsed.data.role === 'admin') tokens.admin = parsed.data.token;
+      else tokens.participants[parsed.data.holder] = parsed.data.token;
+    });
+    const state = stateRow ? parseJsonDocument(file, `space "${this.spaceId}" state`, stateRow.data, spaceStateSchema) : emptyState();
+    return { state, tokens };
+  }
+
+  /**
+   * Imports `<dataDir>/<space>/tokens.json` and `state.json` from before the database, in one transaction, then
+   * renames them `*.migrated` (kept, never deleted). A file that does not parse or validate stops the gateway:
+   * replacing it would silently lock out every invitee and the admin.
+   */
+  private migrateLegacyFiles(): { state: SpaceStateData; tokens: StoredTokens } | undefined {
+    if (!this.database.dataDir) return undefined;
+    const dir = join(this.database.dataDir, this.spaceId);
+    const tokensFile = join(dir, 'tokens.json');
+    const stateFile = join(dir, 'state.json');
+    const hasTokens = existsSync(tokensFile);
+    const hasState = existsSync(stateFile);
+    if (!hasTokens && !hasState) return undefined;
+    const tokens = hasTokens ? parseJsonDocument(tokensFile, 'minted tokens', readFileSync(tokensFile, 'utf8'), legacyTokensSchema) : { participants: {} };
+    const state = hasState ? parseJsonDocument(stateFile, 'space state', readFileSync(stateFile, 'utf8'), spaceStateSchema) : emptyState();
+    this.write(state, tokens);
+    for (const migrated of [hasTokens && tokensFile, hasState && stateFile]) if (migrated) renameSync(migrated, `${migrated}.migrated`);
+    return { state, tokens };
+  }
+}
+
+function parseJsonDocument<T>(file: string, what: string, text: string, schema: z.ZodType<T>): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new PersistenceError(file, `${what} is not valid JSON (${(e as Error).message}); fix or restore it, the gateway will not replace it`);
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalid(file, what, parsed.error.issues);
+  return parsed.data;
+}
+
+function invalid(file: string, what: string, issues: readonly z.core.$ZodIssue[]): PersistenceError {
+  const list: EnvelopeIssue[] = issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+  return new PersistenceError(file, `${what} does not validate: ${formatIssues(list)}`);
+}

@@ -1,0 +1,24 @@
+/**
+ * `npm run tokens -- --space demo [participant]`: prints the tokens the gateway minted for a space (read-only, from
+ * MEW_DATA_DIR's database), one `id token` line each, or the bare token of one participant (`admin` for the admin
+ * token). For operators and scripts; tokens are secrets, so nothing else prints them.
+ */
+import { parseArgs } from 'node:util';
+import { gatewayEnv, PersistenceError, readStoredTokens } from '../lib/gateway';
+
+const { values, positionals } = parseArgs({ options: { space: { type: 'string', default: 'demo' } }, allowPositionals: true });
+const { dataDir } = gatewayEnv(process.cwd());
+try {
+  const tokens = readStoredTokens(dataDir, values.space);
+  const all: Record<string, string> = { ...tokens.participants, ...(tokens.admin ? { admin: tokens.admin } : {}) };
+  const [wanted] = positionals;
+  if (wanted !== undefined) {
+    if (!all[wanted]) throw new Error(`no minted token for "${wanted}" in space "${values.space}" (known: ${Object.keys(all).join(', ') || 'none'})`);
+    console.log(all[wanted]);
+  } else {
+    for (const [id, token] of Object.entries(all)) console.log(`${id} ${token}`);
+  }
+} catch (e) {
+  console.error(e instanceof PersistenceError || e instanceof Error ? e.message : e);
+  process.exit(1);
+}
