@@ -10,7 +10,8 @@ import { E2E_PORT, E2E_TOKENS, signInUrl } from './fixtures/space';
 const WRITE_SCHEMA = {
   type: 'object' as const,
   required: ['path', 'content'],
-  properties: { path: { type: 'string' as const, minLength: 1 }, content: { type: 'string' as const } },
+  // The pattern keeps paths inside the tool's folder: the dialog must enforce it like the tool does.
+  properties: { path: { type: 'string' as const, minLength: 1, pattern: '^[\\w.-]+$' }, content: { type: 'string' as const } },
   additionalProperties: false,
 };
 
@@ -212,6 +213,10 @@ test('edit then approve: invalid JSON and schema violations block the send; the 
 
   await field.fill(`{"path": "draft-${u}.txt"}`);
   await expect(dialog.getByText('arguments.content is required')).toBeVisible();
+  await expect(send).toBeDisabled();
+
+  await field.fill(`{"path": "../outside.txt", "content": "x"}`);
+  await expect(dialog.getByText('arguments.path String does not match pattern')).toBeVisible();
   await expect(send).toBeDisabled();
 
   await field.fill(`{"path": "draft-${u}.txt", "content": 42}`);

@@ -2,38 +2,42 @@
 
 import { useId, useMemo, useState } from 'react';
 import { Dialog, DialogFooter, DialogForm } from '@/components/ui/dialog';
-import { validateJsonSchema, type JsonSchema, type SchemaIssue } from '@/lib/sdk/json-schema-validator';
+import { formatIssuePath } from '@/lib/protocol';
+import { validateJsonSchema, type JsonSchema } from '@/lib/sdk/json-schema-validator';
 import type { Proposal } from '@/lib/store';
 import { buttonClass } from './button-styles';
 import { isRecordValue } from './json-value';
 import { prettyJson } from './proposal-content';
 import { TextDiff } from './text-diff';
 
-type Check = { ok: true; value: unknown } | { ok: false; problems: string[] };
+/** One problem: where (a path into the arguments, when the schema names one) and what. */
+interface Problem {
+  at?: string;
+  message: string;
+}
 
-const formatPath = (root: string, path: SchemaIssue['path']) =>
-  path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : `${out}.${part}`), root);
+type Check = { ok: true; value: unknown } | { ok: false; problems: Problem[] };
 
 function check(text: string, schema: JsonSchema | undefined, root: string, isToolCall: boolean): Check {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problems: [`Invalid JSON: ${error instanceof Error ? error.message : String(error)}`] };
+    return { ok: false, problems: [{ message: `Invalid JSON: ${error instanceof Error ? error.message : String(error)}` }] };
   }
   // MCP: tool arguments are an object; JSON-RPC params an object or an array.
   if (isToolCall ? !isRecordValue(value) : typeof value !== 'object' || value === null) {
-    return { ok: false, problems: [`${root} must be a JSON ${isToolCall ? 'object' : 'object or array'}`] };
+    return { ok: false, problems: [{ at: root, message: `must be a JSON ${isToolCall ? 'object' : 'object or array'}` }] };
   }
   if (!schema) return { ok: true, value };
   const issues = validateJsonSchema(schema, value);
-  return issues.length === 0 ? { ok: true, value } : { ok: false, problems: issues.map((i) => `${formatPath(root, i.path)} ${i.message}`) };
+  return issues.length === 0 ? { ok: true, value } : { ok: false, problems: issues.map((i) => ({ at: formatIssuePath([root, ...i.path]), message: i.message })) };
 }
 
 /**
- * Edit-then-approve: the arguments as JSON, checked on every keystroke (syntax, then the tool's `inputSchema` with
- * the SDK's validator); approving is impossible while anything is wrong, and the reason is on screen. Mounted only
- * while open.
+ * Edit-then-approve: the arguments as JSON, checked on every keystroke (syntax, then the tool's whole `inputSchema`
+ * with the SDK's validator, the same check the tool runs); approving is impossible while anything is wrong, and
+ * each problem is listed with the path it concerns. Mounted only while open.
  */
 export function EditDialog({
   proposal,
@@ -90,15 +94,20 @@ export function EditDialog({
           onChange={(event) => setText(event.target.value)}
           aria-invalid={!result.ok}
           aria-describedby={problemsId}
+          aria-errormessage={result.ok ? undefined : problemsId}
           className="w-full rounded border border-slate-700 bg-slate-900 p-2 font-mono text-xs leading-5 text-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 aria-[invalid=true]:border-red-700"
         />
         <div id={problemsId} aria-live="polite" className="text-xs">
           {result.ok ? (
             <p className="text-emerald-300">{schema ? 'Valid against the tool’s inputSchema.' : 'Valid JSON.'}</p>
           ) : (
-            <ul className="flex flex-col gap-0.5 text-red-300">
-              {result.problems.map((problem) => (
-                <li key={problem}>{problem}</li>
+            <ul aria-label={`${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}`} className="flex flex-col gap-0.5 text-red-300">
+              {result.problems.map(({ at, message }) => (
+                <li key={`${at}\u0000${message}`}>
+                  {at && <code className="font-mono text-red-200">{at}</code>}
+                  {at && ' '}
+                  {message}
+                </li>
               ))}
             </ul>
           )}

@@ -55,10 +55,11 @@ export function isEnvelope(value: unknown): value is AnyEnvelope {
 
 /** Issues as one human line: `payload.capabilities[0].kind: expected ...; to: Required`. */
 export function formatIssues(issues: readonly EnvelopeIssue[]): string {
-  return issues.map((issue) => (issue.path.length ? `${formatPath(issue.path)}: ${issue.message}` : issue.message)).join('; ');
+  return issues.map((issue) => (issue.path.length ? `${formatIssuePath(issue.path)}: ${issue.message}` : issue.message)).join('; ');
 }
 
-function formatPath(path: readonly (string | number)[]): string {
+/** A path as one string: `payload.capabilities[0].kind`. */
+export function formatIssuePath(path: readonly (string | number)[]): string {
   let out = '';
   for (const segment of path) {
     out += typeof segment === 'number' ? `[${segment}]` : out ? `.${segment}` : segment;

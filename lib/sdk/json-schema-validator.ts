@@ -1,9 +1,11 @@
+import { Validator, type OutputUnit, type Schema } from '@cfworker/json-schema';
+
 /** JSON types a schema's `type` may name. */
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
 /**
- * The JSON Schema subset tools declare their arguments with. Other keywords (`description`, `default`, `$schema`,
- * ...) are allowed and ignored, so any real schema can be passed; only these are enforced.
+ * A JSON Schema, as tools declare their arguments (MCP `inputSchema`). Every keyword of draft 2020-12 is enforced
+ * (`pattern`, `oneOf`/`anyOf`/`allOf`, `$ref`/`$defs`, `const`, `minItems`, formats…); the common ones are typed here.
  */
 export interface JsonSchema {
   type?: JsonType | JsonType[];
@@ -25,91 +27,106 @@ export interface SchemaIssue {
   message: string;
 }
 
+/** Draft used for schemas that name none; 2020-12 also reads draft-07's `definitions` through `$ref`. */
+const DEFAULT_DRAFT = '2020-12';
+
 /**
- * Checks `value` against the subset of JSON Schema that tool arguments use: `type` (one or several), `required`,
- * `properties`, `additionalProperties` (false, or a schema for the extra keys), `enum`, `items`,
- * `minLength`/`maxLength` (in code points) and `minimum`/`maximum`. Returns every issue found; empty means valid.
+ * Keywords that only report that something beneath them failed: the failure itself is reported where it is, so
+ * these would repeat it one level up.
+ */
+const APPLICATOR_KEYWORDS: ReadonlySet<string> = new Set([
+  'properties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'contains',
+  'allOf',
+  '$ref',
+  '$dynamicRef',
+  'dependentSchemas',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'if',
+  'then',
+  'else',
+]);
+
+/** A failure inside one alternative of `oneOf`/`anyOf`/`not`: the alternative's own keyword says it all. */
+const INSIDE_ALTERNATIVE = /\/(?:oneOf|anyOf|not)\/(?:\d+\/)?/;
+
+// Compiling a schema walks it once; tools validate every call against the same schema object.
+const compiled = new WeakMap<object, Validator>();
+
+function validatorFor(schema: JsonSchema | boolean): Validator {
+  if (typeof schema === 'boolean') return new Validator(schema, DEFAULT_DRAFT, false);
+  let validator = compiled.get(schema);
+  if (!validator) {
+    const draft = typeof schema.$schema === 'string' && schema.$schema.includes('draft-07') ? '7' : DEFAULT_DRAFT;
+    validator = new Validator(schema as Schema, draft, false);
+    compiled.set(schema, validator);
+  }
+  return validator;
+}
+
+/**
+ * Checks `value` against a JSON Schema with `@cfworker/json-schema` (complete, and free of `eval`, so the browser
+ * runs the very same check as the tool). Returns every failure where it happens, with its path; empty means valid.
  *
  * @example
  * validateJsonSchema({ type: 'object', required: ['a'], properties: { a: { type: 'number' } } }, { a: 'x' });
  * // [{ path: ['a'], message: 'expected number, got string' }]
  */
-export function validateJsonSchema(schema: JsonSchema, value: unknown, path: (string | number)[] = []): SchemaIssue[] {
+export function validateJsonSchema(schema: JsonSchema | boolean, value: unknown): SchemaIssue[] {
+  // Not a JSON value (a caller's bug, or a missing field handed in): the validator would throw.
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
+    return [{ path: [], message: `expected a JSON value, got ${value === undefined ? 'nothing' : typeof value}` }];
+  }
+  const { valid, errors } = validatorFor(schema).validate(value);
+  if (valid) return [];
   const issues: SchemaIssue[] = [];
-  const fail = (message: string, at = path) => issues.push({ path: at, message });
-
-  if (schema.type !== undefined) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (!types.some((type) => hasType(value, type))) {
-      fail(`expected ${types.join(' or ')}, got ${describeType(value)}`);
-      return issues; // the other keywords would only repeat the type mismatch
-    }
-  }
-  if (schema.enum !== undefined && !schema.enum.some((allowed) => jsonEqual(allowed, value))) {
-    fail(`must be one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`);
-  }
-  if (typeof value === 'string') {
-    const length = [...value].length;
-    if (schema.minLength !== undefined && length < schema.minLength) fail(`must be at least ${schema.minLength} characters long`);
-    if (schema.maxLength !== undefined && length > schema.maxLength) fail(`must be at most ${schema.maxLength} characters long`);
-  }
-  if (typeof value === 'number') {
-    if (schema.minimum !== undefined && value < schema.minimum) fail(`must be ≥ ${schema.minimum}`);
-    if (schema.maximum !== undefined && value > schema.maximum) fail(`must be ≤ ${schema.maximum}`);
-  }
-  if (Array.isArray(value) && schema.items) {
-    value.forEach((item, i) => issues.push(...validateJsonSchema(schema.items!, item, [...path, i])));
-  }
-  if (isPlainObject(value)) {
-    for (const key of schema.required ?? []) {
-      if (!Object.hasOwn(value, key)) fail('is required', [...path, key]);
-    }
-    for (const [key, item] of Object.entries(value)) {
-      const propertySchema = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
-      if (propertySchema) issues.push(...validateJsonSchema(propertySchema, item, [...path, key]));
-      else if (schema.additionalProperties === false) fail('is not an allowed property', [...path, key]);
-      else if (typeof schema.additionalProperties === 'object') issues.push(...validateJsonSchema(schema.additionalProperties, item, [...path, key]));
-    }
+  const seen = new Set<string>();
+  for (const unit of errors) {
+    const issue = toIssue(unit);
+    if (!issue) continue;
+    const key = `${issue.path.join('\u0000')}\u0001${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
   }
   return issues;
 }
 
-function hasType(value: unknown, type: JsonType): boolean {
-  switch (type) {
-    case 'string':
-    case 'boolean':
-      return typeof value === type;
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'integer':
-      return Number.isInteger(value);
-    case 'object':
-      return isPlainObject(value);
-    case 'array':
-      return Array.isArray(value);
-    case 'null':
-      return value === null;
+function toIssue(unit: OutputUnit): SchemaIssue | undefined {
+  if (APPLICATOR_KEYWORDS.has(unit.keyword) || unit.keyword === 'false') return undefined;
+  if (INSIDE_ALTERNATIVE.test(unit.keywordLocation.slice(unit.keywordLocation.indexOf('/')))) return undefined;
+  const path = pointerToPath(unit.instanceLocation);
+  const property = /Property "(.*)" does not match|required property "(.*)"/.exec(unit.error);
+  switch (unit.keyword) {
+    case 'required':
+      return { path: [...path, property?.[2] ?? '?'], message: 'is required' };
+    case 'additionalProperties':
+      return { path: [...path, property?.[1] ?? '?'], message: 'is not an allowed property' };
+    case 'type': {
+      const [, got, expected] = /Instance type "(.*)" is invalid\. Expected "(.*)"/.exec(unit.error) ?? [];
+      return { path, message: got ? `expected ${expected.replaceAll('", "', ' or ')}, got ${got}` : unit.error };
+    }
+    default:
+      return { path, message: sentence(unit.error) };
   }
 }
 
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (value === undefined) return 'nothing';
-  return typeof value;
+/** `#/items/0/name` → `['items', 0, 'name']` (JSON Pointer, RFC 6901). */
+function pointerToPath(pointer: string): (string | number)[] {
+  const body = pointer.replace(/^#\/?/, '');
+  if (!body) return [];
+  return body.split('/').map((segment) => {
+    const key = decodeURIComponent(segment).replaceAll('~1', '/').replaceAll('~0', '~');
+    return /^(0|[1-9]\d*)$/.test(key) ? Number(key) : key;
+  });
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Structural equality of JSON values (key order does not matter), as `enum` requires. */
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]));
-  }
-  return false;
+/** The validator's messages end with a full stop and start with "Instance"; ours read after a path. */
+function sentence(message: string): string {
+  return message.replace(/\.$/, '').replace(/^Instance /, '');
 }

@@ -1,4 +1,4 @@
-import type { Envelope } from '../protocol';
+import { formatIssues, type Envelope } from '../protocol';
 import { validateJsonSchema, type JsonSchema } from './json-schema-validator';
 import { McpError } from './sdk-errors';
 
@@ -134,7 +134,7 @@ export class LocalMcpServer {
     if (!tool) return error(JSONRPC_ERROR_CODES.invalidParams, `unknown tool: ${name}`);
     const issues = validateJsonSchema(tool.inputSchema ?? DEFAULT_INPUT_SCHEMA, args);
     if (issues.length > 0) {
-      const detail = issues.map((i) => `${['arguments', ...i.path].join('.')}: ${i.message}`).join('; ');
+      const detail = formatIssues(issues.map((i) => ({ ...i, path: ['arguments', ...i.path] })));
       return error(JSONRPC_ERROR_CODES.invalidParams, `invalid arguments for ${name}: ${detail}`, { issues });
     }
     try {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from '../gateway/testing';
 import { JSONRPC_ERROR_CODES } from './local-mcp-server';
 import type { MEWParticipant } from './mew-participant';
-import { participantFactory, sleep } from './testing';
+import { participantFactory } from './testing';
 import { McpError } from './sdk-errors';
 
 const config = spaceConfig('tools', {
@@ -95,6 +95,40 @@ describe('MEWParticipant serving its tools and resources', () => {
     expect(response.payload.error.message).toContain('arguments.c: is not an allowed property');
   });
 
+  it('enforces the whole input schema: pattern, oneOf, $ref/$defs, const, minItems', async () => {
+    const runs: unknown[] = [];
+    calc.registerTool({
+      name: 'release',
+      inputSchema: {
+        type: 'object',
+        required: ['version', 'channel', 'targets'],
+        $defs: { semver: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' } },
+        properties: {
+          version: { $ref: '#/$defs/semver' },
+          channel: { oneOf: [{ const: 'stable' }, { const: 'beta' }] },
+          targets: { type: 'array', minItems: 1, items: { anyOf: [{ type: 'string', pattern: '^[a-z]+$' }, { type: 'integer' }] } },
+          confirm: { const: true },
+        },
+      },
+      execute: (args) => (runs.push(args), 'released'),
+    });
+    const valid = { version: '1.2.3', channel: 'stable', targets: ['linux'], confirm: true };
+    const invalid: [Record<string, unknown>, string][] = [
+      [{ ...valid, version: 'latest' }, 'arguments.version'],
+      [{ ...valid, channel: 'nightly' }, 'arguments.channel'],
+      [{ ...valid, targets: [] }, 'arguments.targets'],
+      [{ ...valid, targets: ['Linux!'] }, 'arguments.targets[0]'],
+      [{ ...valid, confirm: false }, 'arguments.confirm'],
+      [{ ...valid, targets: [1.5] }, 'arguments.targets[0]'],
+    ];
+    expect((await call('rel-ok', 'tools/call', { name: 'release', arguments: valid })).payload.result).toBeDefined();
+    for (const [i, [args, path]] of invalid.entries()) {
+      const { payload } = await call(`rel-${i}`, 'tools/call', { name: 'release', arguments: args });
+      expect(payload.error, JSON.stringify(args)).toMatchObject({ code: JSONRPC_ERROR_CODES.invalidParams, message: expect.stringContaining(`${path}:`) });
+    }
+    expect(runs).toEqual([valid]);
+  });
+
   it('answers an unknown tool with -32602 and an unknown method with -32601', async () => {
     expect((await call('call-3', 'tools/call', { name: 'nope', arguments: {} })).payload.error).toMatchObject({
       code: JSONRPC_ERROR_CODES.invalidParams,
@@ -130,7 +164,7 @@ describe('MEWParticipant serving its tools and resources', () => {
     caller.send({ id: 'notify', kind: 'mcp/request', to: ['calc'], payload: { jsonrpc: '2.0', method: 'notifications/initialized' } });
     const answered = await call('after', 'tools/list');
     expect(answered.payload.result).toBeDefined();
-    await sleep(50);
+    await call('after-2', 'tools/list'); // one more round trip: anything calc sent for the first two is here by now
     expect(caller.received.filter((f) => f.kind === 'mcp/response')).toEqual([]);
   });
 });
