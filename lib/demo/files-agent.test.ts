@@ -132,10 +132,10 @@ describe('files agent', () => {
     const tools = await auditor.discoverTools('files');
     const security = Object.fromEntries(tools.map((tool) => [tool.name, tool.security]));
     expect(security).toEqual({
-      list_directory: { risk_level: 'safe' },
-      read_file: { risk_level: 'safe' },
-      write_file: { risk_level: 'moderate', side_effects: ['filesystem'] },
-      delete_file: { risk_level: 'dangerous', confirmation_required: true, side_effects: ['filesystem'], reversible: false },
+      list_directory: { risk_level: 'safe', source: 'security' },
+      read_file: { risk_level: 'safe', source: 'security' },
+      write_file: { risk_level: 'moderate', side_effects: ['filesystem'], source: 'security' },
+      delete_file: { risk_level: 'dangerous', confirmation_required: true, side_effects: ['filesystem'], reversible: false, source: 'security' },
     });
     expect(tools.find((tool) => tool.name === 'write_file')?.inputSchema).toMatchObject({ required: ['path', 'content'] });
   });

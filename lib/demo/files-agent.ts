@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { JsonSchema } from '../sdk/json-schema-validator';
-import type { ToolCallContext, ToolDefinition, ToolSecurity } from '../sdk/local-mcp-server';
+import type { ToolSecurity } from '../protocol';
+import type { ToolCallContext, ToolDefinition } from '../sdk/local-mcp-server';
 import { McpError } from '../sdk/sdk-errors';
 import { AgentRuntime, type DemoAgentOptions } from './agent-runtime';
 import {

@@ -11,7 +11,7 @@ export { OutboundMessage } from './outbound-message';
 export { Participant, type Connection } from './participant';
 export { Space } from './space';
 export { loadSpaceConfig, parseSpaceConfig, SpaceConfigError, type SpaceConfig, type ParticipantConfig } from './space-config';
-export { createWsTransport, BEARER_SUBPROTOCOL_PREFIX, type WsTransport } from './ws-transport';
+export { createWsTransport, type WsTransport } from './ws-transport';
 export { DATABASE_FILE, GatewayDatabase } from './persistence/gateway-database';
 export { PersistenceError } from './persistence/persistence-error';
 export { SpaceRecords, type SpaceStateData, type TokenChanges } from './persistence/space-records';

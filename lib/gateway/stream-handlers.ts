@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { streamIdOf } from '../protocol';
 import { GatewayError } from './gateway-error';
 import { requireParticipant, type ManagementHandler } from './management';
 import { OutboundMessage } from './outbound-message';
@@ -60,15 +61,9 @@ export const handleStreamClose: ManagementHandler<'stream/close'> = (space, send
   };
 };
 
-/** The id of a `#id#data` frame, or undefined when the frame does not have that shape. */
-export function streamFrameId(data: Buffer): string | undefined {
-  const end = data.indexOf(0x23, 1); // the second '#'
-  return end > 1 ? data.toString('latin1', 1, end) : undefined;
-}
-
 /** Checks and routes one `#id#data` frame (never parsed beyond its id, never kept in history). */
 export function routeStreamFrame(space: Space, writer: Participant, data: Buffer, binary: boolean): void {
-  const id = streamFrameId(data);
+  const id = streamIdOf(data);
   const stream = id === undefined ? undefined : space.streams.get(id);
   if (!stream) throw new GatewayError('unknown_stream', `no open stream "${id ?? ''}" (frames are "#<stream_id>#<data>")`);
   if (!stream.authorizedWriters.has(writer.id)) {

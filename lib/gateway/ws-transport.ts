@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import { AFTER_CURSOR_PARAM, CLOSE_CODES, type ErrorCode } from '../protocol';
+import { AFTER_CURSOR_PARAM, BEARER_SUBPROTOCOL_PREFIX, CLOSE_CODES, type ErrorCode } from '../protocol';
 import type { Gateway, Session } from './gateway';
 import type { OutboundMessage } from './outbound-message';
 import type { Connection, Participant, RoutingMode } from './participant';
@@ -17,9 +17,6 @@ import { randomUUID } from 'node:crypto';
 
 /** How long shutdown waits for a peer to answer the close handshake before dropping it. */
 const SHUTDOWN_CLOSE_TIMEOUT_MS = 1000;
-
-/** Subprotocol prefix a browser uses to carry its token, since it cannot set an Authorization header. */
-export const BEARER_SUBPROTOCOL_PREFIX = 'mew.bearer.';
 
 export interface WsTransport {
   /** Handles an HTTP upgrade whose path is the gateway's (`/ws`). */

@@ -14,3 +14,6 @@ export * from './system-payloads';
 export * from './payloads';
 export * from './envelope';
 export * from './parse-envelope';
+export * from './stream-frame';
+export * from './subprotocols';
+export * from './tools-list';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateJsonSchema, type JsonSchema } from './json-schema-validator';
+import { RELEASE_SCHEMA, VALID_RELEASE } from './testing';
 
 const person: JsonSchema = {
   type: 'object',
@@ -16,22 +17,12 @@ const person: JsonSchema = {
 };
 
 /** The keywords the hand-written validator ignored (the defect): each must now be enforced. */
-const release: JsonSchema = {
-  type: 'object',
-  required: ['version', 'channel', 'targets'],
-  $defs: { semver: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' } },
-  properties: {
-    version: { $ref: '#/$defs/semver' },
-    channel: { oneOf: [{ const: 'stable' }, { const: 'beta' }] },
-    targets: { type: 'array', minItems: 1, items: { anyOf: [{ type: 'string', pattern: '^[a-z]+$' }, { type: 'integer' }] } },
-    confirm: { const: true },
-  },
-};
+const release = RELEASE_SCHEMA;
 
 describe('validateJsonSchema', () => {
   it('accepts a value that satisfies every keyword', () => {
     expect(validateJsonSchema(person, { name: 'Ada', age: 36, role: { custom: [1, 2] }, tags: ['x'], nickname: null })).toEqual([]);
-    expect(validateJsonSchema(release, { version: '1.2.3', channel: 'beta', targets: ['linux', 64], confirm: true })).toEqual([]);
+    expect(validateJsonSchema(release, { ...VALID_RELEASE, channel: 'beta', targets: ['linux', 64] })).toEqual([]);
   });
 
   it('reports every problem where it is, once', () => {

@@ -1,4 +1,4 @@
-import { formatIssues, type Envelope } from '../protocol';
+import { formatIssues, type Envelope, type ToolSecurity } from '../protocol';
 import { validateJsonSchema, type JsonSchema } from './json-schema-validator';
 import { McpError } from './sdk-errors';
 
@@ -11,13 +11,6 @@ export const JSONRPC_ERROR_CODES = {
   resourceNotFound: -32002,
 } as const;
 
-/** MGP tool risk metadata (MGP §"Tool security"), passed through `tools/list` for approvers to see. */
-export interface ToolSecurity {
-  risk_level: 'safe' | 'moderate' | 'dangerous';
-  confirmation_required?: boolean;
-  side_effects?: string[];
-  [key: string]: unknown;
-}
 
 /** Who is calling a tool, for tools that care. */
 export interface ToolCallContext {
@@ -30,8 +23,9 @@ export interface ToolCallContext {
 export interface ToolDefinition {
   name: string;
   description?: string;
-  /** Arguments are validated against it before `execute` runs (see `validateJsonSchema` for the subset). */
+  /** Arguments are validated against it (all of JSON Schema) before `execute` runs. */
   inputSchema?: JsonSchema;
+  /** MGP risk metadata, passed through `tools/list` for approvers to see. */
   security?: ToolSecurity;
   /**
    * Runs the tool. Return an MCP `CallToolResult` (`{content: [...]}`) as is, or any value: a string becomes

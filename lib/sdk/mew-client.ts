@@ -5,6 +5,9 @@ import {
   type AnyEnvelope,
   type CatchUp,
   AFTER_CURSOR_PARAM,
+  decodeWireFrame,
+  encodeStreamFrame,
+  type StreamData,
   HISTORY_START_CURSOR,
   type Envelope,
   type InboundEnvelope,
@@ -16,7 +19,6 @@ import { randomUuid } from './random-uuid';
 import { DEFAULT_BACKOFF, isDocumentHidden, reconnectDelay, type BackoffOptions } from './reconnect-backoff';
 import { CONNECT_ATTEMPT_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS, OUTBOUND_QUEUE_LIMIT } from './sdk-defaults';
 import { ConnectionClosedError, InboundFrameError, InvalidEnvelopeError } from './sdk-errors';
-import { decodeFrame, encodeStreamFrame, type StreamData } from './stream-frame';
 import { createWebSocketTransport, spaceUrl, withQuery, type Transport, type TransportFactory } from './transport';
 
 /**
@@ -364,7 +366,7 @@ export class MEWClient {
 
   private handleFrame(data: string | ArrayBuffer | Uint8Array): void {
     this.heardSinceTick = true;
-    const frame = decodeFrame(data);
+    const frame = decodeWireFrame(data);
     if (frame.type === 'stream') return this.hub.emit('stream/data', frame.stream);
     let value: unknown;
     try {

@@ -59,7 +59,7 @@ describe('MEWParticipant tool discovery', () => {
     expect(status.get('empty')).toMatchObject({ state: 'no_tools', attempts: 1, tools: [] });
     expect(status.has('mute')).toBe(false); // it cannot answer MCP, so it is not asked
     expect(seeker.getAvailableTools()).toEqual([
-      { participantId: 'calc', name: 'add', description: 'Adds', inputSchema: { type: 'object' }, security: { risk_level: 'safe' } },
+      { participantId: 'calc', name: 'add', description: 'Adds', inputSchema: { type: 'object' }, security: { risk_level: 'safe', source: 'security' } },
     ]);
   });
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../gateway/testing';
 import type { MEWParticipant } from './mew-participant';
 import { GatewayRefusalError } from './sdk-errors';
-import type { StreamData } from './stream-frame';
+import type { StreamData } from '../protocol';
 import { nextEvent, participantFactory, recordEvents, rejectionOf } from './testing';
 
 const config = spaceConfig(

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from '../gateway/testing';
 import { JSONRPC_ERROR_CODES } from './local-mcp-server';
 import type { MEWParticipant } from './mew-participant';
-import { participantFactory } from './testing';
+import { participantFactory, RELEASE_SCHEMA, VALID_RELEASE } from './testing';
 import { McpError } from './sdk-errors';
 
 const config = spaceConfig('tools', {
@@ -99,20 +99,10 @@ describe('MEWParticipant serving its tools and resources', () => {
     const runs: unknown[] = [];
     calc.registerTool({
       name: 'release',
-      inputSchema: {
-        type: 'object',
-        required: ['version', 'channel', 'targets'],
-        $defs: { semver: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' } },
-        properties: {
-          version: { $ref: '#/$defs/semver' },
-          channel: { oneOf: [{ const: 'stable' }, { const: 'beta' }] },
-          targets: { type: 'array', minItems: 1, items: { anyOf: [{ type: 'string', pattern: '^[a-z]+$' }, { type: 'integer' }] } },
-          confirm: { const: true },
-        },
-      },
+      inputSchema: RELEASE_SCHEMA,
       execute: (args) => (runs.push(args), 'released'),
     });
-    const valid = { version: '1.2.3', channel: 'stable', targets: ['linux'], confirm: true };
+    const valid = VALID_RELEASE;
     const invalid: [Record<string, unknown>, string][] = [
       [{ ...valid, version: 'latest' }, 'arguments.version'],
       [{ ...valid, channel: 'nightly' }, 'arguments.channel'],

@@ -26,7 +26,7 @@ import { ReasoningSession, type ReasoningHandle } from './reasoning-session';
 import { compileCapabilitiesSafely } from './safe-capabilities';
 import { DEFAULT_REQUEST_TIMEOUT_MS, DISCOVERY_STAGGER_MS, STREAM_OPEN_TIMEOUT_MS } from './sdk-defaults';
 import { CapabilityDeniedError, ConnectionClosedError, MewSdkError } from './sdk-errors';
-import type { StreamData } from './stream-frame';
+import type { StreamData } from '../protocol';
 import { StreamRegistry, type StreamInfo } from './stream-registry';
 import { ToolDiscovery, type DiscoveredTool, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
 

@@ -1,4 +1,4 @@
-import type { EnvelopeIssue, SystemErrorPayload } from '../protocol';
+import { formatIssues, type EnvelopeIssue, type SystemErrorPayload } from '../protocol';
 
 /**
  * The errors the SDK throws or rejects with. Each has its own class (so `instanceof` works) and a message
@@ -38,7 +38,7 @@ export class InboundFrameError extends MewSdkError {}
 /** An envelope the SDK refused to send because it is not a valid v0.4 envelope. */
 export class InvalidEnvelopeError extends MewSdkError {
   constructor(readonly issues: readonly EnvelopeIssue[]) {
-    super(`invalid envelope: ${issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+    super(`invalid envelope: ${formatIssues(issues)}`);
   }
 }
 

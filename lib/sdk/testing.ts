@@ -3,6 +3,7 @@
  * bring the gateway); nothing in the product imports this file.
  */
 import type { Unsubscribe } from './event-hub';
+import type { JsonSchema } from './json-schema-validator';
 import type { ClientEvents, MEWClient } from './mew-client';
 import { MEWParticipant, type MEWParticipantOptions, type ParticipantEvents } from './mew-participant';
 
@@ -63,6 +64,23 @@ export function recordStatuses(client: MEWClient): ClientEvents['status']['statu
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * A tool schema using the keywords a hand-written validator tends to skip (`pattern` behind a `$ref`, `oneOf` of
+ * consts, `minItems`, `anyOf` in `items`, `const`), and a value that satisfies it.
+ */
+export const RELEASE_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['version', 'channel', 'targets'],
+  $defs: { semver: { type: 'string', pattern: '^\\d+\\.\\d+\\.\\d+$' } },
+  properties: {
+    version: { $ref: '#/$defs/semver' },
+    channel: { oneOf: [{ const: 'stable' }, { const: 'beta' }] },
+    targets: { type: 'array', minItems: 1, items: { anyOf: [{ type: 'string', pattern: '^[a-z]+$' }, { type: 'integer' }] } },
+    confirm: { const: true },
+  },
+};
+export const VALID_RELEASE = { version: '1.2.3', channel: 'stable', targets: ['linux'], confirm: true };
 
 /** Reconnect delays short enough for tests. */
 export const TEST_BACKOFF = { minDelayMs: 20, maxDelayMs: 100 };

@@ -1,4 +1,5 @@
-import { JSONRPC_ERROR_CODES, type ToolDescriptor } from './local-mcp-server';
+import { parseToolsListResult, type ListedTool } from '../protocol';
+import { JSONRPC_ERROR_CODES } from './local-mcp-server';
 import {
   DISCOVERY_MAX_ATTEMPTS,
   DISCOVERY_RETRY_BASE_DELAY_MS,
@@ -10,7 +11,7 @@ import { CapabilityDeniedError, McpError } from './sdk-errors';
 export type DiscoveryState = 'not_started' | 'in_progress' | 'completed' | 'failed' | 'no_tools';
 
 /** A tool another participant serves, attributed to it. */
-export interface DiscoveredTool extends ToolDescriptor {
+export interface DiscoveredTool extends ListedTool {
   participantId: string;
 }
 
@@ -193,11 +194,9 @@ function isMethodNotFound(error: unknown): boolean {
   return error instanceof McpError && error.code === JSONRPC_ERROR_CODES.methodNotFound;
 }
 
-/** `tools/list`'s `result.tools`, keeping only entries with a name (others' schemas may differ from ours). */
+/** `tools/list`'s tools, read as every reader does (lib/protocol), attributed to their server. */
 function parseTools(participantId: string, result: unknown): DiscoveredTool[] {
-  const tools = (result as { tools?: unknown } | undefined)?.tools;
-  if (!Array.isArray(tools)) throw new Error(`${participantId} answered tools/list without a tools array`);
-  return tools
-    .filter((tool): tool is ToolDescriptor => typeof tool === 'object' && tool !== null && typeof tool.name === 'string')
-    .map((tool) => ({ ...tool, participantId }));
+  const tools = parseToolsListResult(result);
+  if (!tools) throw new Error(`${participantId} answered tools/list without a tools array`);
+  return tools.map((tool) => ({ ...tool, participantId }));
 }

@@ -1,5 +1,5 @@
 import WebSocket from 'isomorphic-ws';
-import { BEARER_SUBPROTOCOL_PREFIX, MEW_SUBPROTOCOL } from './sdk-defaults';
+import { BEARER_SUBPROTOCOL_PREFIX, MEW_SUBPROTOCOL } from '../protocol';
 
 /** What a transport reports about its one connection. */
 export interface TransportHandlers {

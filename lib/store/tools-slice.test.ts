@@ -3,7 +3,8 @@ import { applyEnvelopes } from './apply-envelope';
 import { toolsOf } from './space-selectors';
 import { createSpaceState } from './space-state';
 import { env, response, T0 } from './testing';
-import { findToolSecurity, toolSecurity } from './tools-slice';
+import { resolveToolSecurity } from '../protocol';
+import { findToolSecurity } from './tools-slice';
 
 const listRequest = (id: string, to: string, params?: unknown) =>
   env({ id, from: 'human', to: [to], kind: 'mcp/request', payload: { jsonrpc: '2.0', id: 1, method: 'tools/list', ...(params ? { params } : {}) } });
@@ -62,6 +63,6 @@ describe('tools', () => {
   });
 
   it('reads nothing from a tool without metadata', () => {
-    expect(toolSecurity({ name: 'x', annotations: { title: 'X' } })).toBeUndefined();
+    expect(resolveToolSecurity({ annotations: { title: 'X' } })).toBeUndefined();
   });
 });

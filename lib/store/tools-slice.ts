@@ -1,27 +1,16 @@
 import { trimMap, writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
-import { correlationIds, isRecord, payloadOf, str, strings, type JsonObject, type StoreEnvelope } from './store-envelope';
+import { parseToolsListResult, type ListedTool } from '../protocol';
+import { correlationIds, isRecord, payloadOf, type StoreEnvelope } from './store-envelope';
 
 /** Unanswered `tools/list` requests remembered for correlation; older ones are forgotten. */
 const PENDING_LISTS_CAP = 200;
 
-/** MGP tool security metadata (mgp-0.5.2 §4.3), as the control room shows it on proposals for the tool. */
-export interface ToolSecurity {
-  /** `safe`, `moderate` or `dangerous` (other strings are kept as given). */
-  risk_level?: string;
-  confirmation_required?: boolean;
-  side_effects?: readonly string[];
-  /** Where it was read: MGP `security`, MGP fields inside `annotations`, or MCP's own hints (`destructiveHint`…). */
-  source: 'security' | 'annotations' | 'mcp-hints';
-}
+/** A tool's security as the control room shows it on proposals for the tool (one definition, in lib/protocol). */
+export type ToolSecurity = NonNullable<ListedTool['security']>;
 
 /** One tool from a participant's `tools/list` result. */
-export interface ToolInfo {
-  name: string;
-  description?: string;
-  inputSchema?: unknown;
-  security?: ToolSecurity;
-}
+export type ToolInfo = ListedTool;
 
 /** A participant's tools, from the latest `tools/list` response it sent. */
 export interface ParticipantTools {
@@ -48,34 +37,6 @@ export function initialTools(): ToolsState {
 }
 
 /**
- * Reads tool security: MGP `tool.security`, else MGP fields in `tool.annotations`, else MCP hints
- * (`destructiveHint: true` → dangerous, `readOnlyHint: true` → safe). Undefined when none says anything.
- */
-export function toolSecurity(tool: JsonObject): ToolSecurity | undefined {
-  const fromMgp = (value: unknown, source: ToolSecurity['source']): ToolSecurity | undefined => {
-    if (!isRecord(value)) return undefined;
-    const risk = str(value.risk_level);
-    const confirm = typeof value.confirmation_required === 'boolean' ? value.confirmation_required : undefined;
-    const effects = strings(value.side_effects);
-    if (risk === undefined && confirm === undefined && effects === undefined) return undefined;
-    return { risk_level: risk, confirmation_required: confirm, side_effects: effects, source };
-  };
-  const found = fromMgp(tool.security, 'security') ?? fromMgp(tool.annotations, 'annotations');
-  if (found) return found;
-  if (isRecord(tool.annotations)) {
-    if (tool.annotations.destructiveHint === true) return { risk_level: 'dangerous', source: 'mcp-hints' };
-    if (tool.annotations.readOnlyHint === true) return { risk_level: 'safe', source: 'mcp-hints' };
-  }
-  return undefined;
-}
-
-function toolInfo(tool: JsonObject): ToolInfo | undefined {
-  const name = str(tool.name);
-  if (!name) return undefined;
-  return { name, description: str(tool.description), inputSchema: tool.inputSchema, security: toolSecurity(tool) };
-}
-
-/**
  * Tracks `tools/list`: an `mcp/request` whose `payload.method` is `tools/list` is remembered; the `mcp/response`
  * correlated to it with `result.tools` sets its sender's tools (the responder owns them, whoever was asked).
  */
@@ -94,10 +55,9 @@ export function reduceTools(state: ToolsState, envelope: StoreEnvelope, ctx: Red
   if (requestId === undefined) return state;
   const { paged } = state.pendingLists.get(requestId) as { paged: boolean };
   writable(state.pendingLists).delete(requestId);
-  const result = payloadOf(envelope).result;
-  if (!isRecord(result) || !Array.isArray(result.tools)) return { ...state };
+  const incoming = parseToolsListResult(payloadOf(envelope).result);
+  if (!incoming) return { ...state };
 
-  const incoming = result.tools.filter(isRecord).map(toolInfo).filter((t): t is ToolInfo => t !== undefined);
   const previous = state.byParticipant.get(envelope.from);
   const byName = new Map<string, ToolInfo>(paged && previous ? previous.byName : []);
   for (const tool of incoming) byName.set(tool.name, tool);

@@ -24,21 +24,36 @@ export type DecodedFrame = { type: 'stream'; stream: StreamData } | { type: 'env
  * Splits a received frame into a stream chunk or envelope text.
  *
  * @example
- * decodeFrame('#s-1#hello'); // { type: 'stream', stream: { streamId: 's-1', data: 'hello' } }
- * decodeFrame('{"kind":"chat"}'); // { type: 'envelope', text: '{"kind":"chat"}' }
+ * decodeWireFrame('#s-1#hello'); // { type: 'stream', stream: { streamId: 's-1', data: 'hello' } }
+ * decodeWireFrame('{"kind":"chat"}'); // { type: 'envelope', text: '{"kind":"chat"}' }
  */
-export function decodeFrame(frame: string | ArrayBuffer | Uint8Array): DecodedFrame {
+export function decodeWireFrame(frame: string | ArrayBuffer | Uint8Array): DecodedFrame {
   if (typeof frame === 'string') {
     const end = frame.startsWith(MARK) ? frame.indexOf(MARK, 1) : -1;
     if (end > 1) return { type: 'stream', stream: { streamId: frame.slice(1, end), data: frame.slice(end + 1) } };
     return { type: 'envelope', text: frame };
   }
   const bytes = frame instanceof Uint8Array ? frame : new Uint8Array(frame);
-  if (bytes[0] === MARK_BYTE) {
-    const end = bytes.subarray(0, MAX_STREAM_ID_BYTES + 2).indexOf(MARK_BYTE, 1);
-    if (end > 1) return { type: 'stream', stream: { streamId: decoder.decode(bytes.subarray(1, end)), data: bytes.subarray(end + 1) } };
-  }
+  const end = streamIdEnd(bytes);
+  if (end > 1) return { type: 'stream', stream: { streamId: decoder.decode(bytes.subarray(1, end)), data: bytes.subarray(end + 1) } };
   return { type: 'envelope', text: decoder.decode(bytes) };
+}
+
+/**
+ * The stream id of a `#id#data` frame in bytes, or undefined when the frame does not have that shape. The gateway
+ * reads only this much of a frame: the data is routed as it came.
+ *
+ * @example
+ * streamIdOf(new TextEncoder().encode('#s-1#chunk')); // 's-1'
+ */
+export function streamIdOf(bytes: Uint8Array): string | undefined {
+  const end = streamIdEnd(bytes);
+  return end > 1 ? decoder.decode(bytes.subarray(1, end)) : undefined;
+}
+
+/** Index of the `#` that ends the id, or -1. */
+function streamIdEnd(bytes: Uint8Array): number {
+  return bytes[0] === MARK_BYTE ? bytes.subarray(0, MAX_STREAM_ID_BYTES + 2).indexOf(MARK_BYTE, 1) : -1;
 }
 
 /**

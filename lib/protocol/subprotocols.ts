@@ -1,0 +1,5 @@
+/** Subprotocol offered on every connection; the gateway echoes it (browsers fail a handshake that echoes none). */
+export const MEW_SUBPROTOCOL = 'mew.v0.4';
+
+/** Subprotocol prefix that carries the bearer token for browsers, which cannot set an Authorization header. */
+export const BEARER_SUBPROTOCOL_PREFIX = 'mew.bearer.';
