@@ -1,57 +1,55 @@
+import { z } from 'zod';
+
+const MiB = 1024 * 1024;
+
 /**
- * Limits and timings of the gateway, each with its default. A space config's `limits` block and the
- * `createGateway` options override them; nothing else in the gateway hard-codes a number.
+ * Limits and timings of the gateway: one schema, whose defaults are the documented ones and whose output is the
+ * `GatewayLimits` type. A space config's `limits` block (the same names in snake_case) and the `createGateway`
+ * options override them; nothing else in the gateway hard-codes a number.
  */
-export interface GatewayLimits {
+const limitsShape = {
   /** Largest accepted text or binary frame, in bytes. Larger frames get `message_too_large`. @default 1 MiB */
-  maxFrameBytes: number;
+  maxFrameBytes: z.number().int().positive().default(MiB),
   /**
    * Frames above this many bytes are not even buffered: `ws` closes the socket with 1009. It protects memory
    * from a peer that streams gigabytes, while frames between the two limits still get a polite error.
    * @default 4 × maxFrameBytes
    */
-  hardFrameBytes: number;
+  hardFrameBytes: z.number().int().positive().optional(),
   /** Sustained envelopes per second a participant may send (token bucket refill). @default 200 */
-  ratePerSecond: number;
+  ratePerSecond: z.number().positive().default(200),
   /** Bucket size: how many envelopes may arrive in a burst. @default 400 */
-  rateBurst: number;
+  rateBurst: z.number().int().positive().default(400),
   /** A connection that has not authenticated by then is closed (4401). @default 5000 */
-  joinTimeoutMs: number;
+  joinTimeoutMs: z.number().int().positive().default(5000),
   /** Server ping interval; a peer that has not answered the previous ping by the next one is dropped. @default 30000 */
-  pingIntervalMs: number;
+  pingIntervalMs: z.number().int().positive().default(30_000),
   /** A socket whose unsent output exceeds this is a consumer that cannot keep up: it is disconnected. @default 8 MiB */
-  maxBufferedBytes: number;
-  /** Envelopes kept per space for catch-up and `GET /participants/{id}/messages`. @default 1000 */
-  historySize: number;
+  maxBufferedBytes: z.number().int().positive().default(8 * MiB),
+  /** Envelopes kept per space for catch-up and `GET /participants/{id}/messages` (in memory and in the database). @default 1000 */
+  historySize: z.number().int().positive().default(1000),
   /** Extra browser origins allowed to open `/ws`, besides the page's own origin. @default [] */
-  allowedOrigins: string[];
+  allowedOrigins: z.array(z.string()).default(() => []),
   /** A stream whose owner left is closed by the gateway unless the owner is back within this. @default 10000 */
-  streamOrphanGraceMs: number;
-}
+  streamOrphanGraceMs: z.number().int().nonnegative().default(10_000),
+};
 
-export const DEFAULT_LIMITS: Readonly<GatewayLimits> = Object.freeze({
-  maxFrameBytes: 1024 * 1024,
-  hardFrameBytes: 4 * 1024 * 1024,
-  ratePerSecond: 200,
-  rateBurst: 400,
-  joinTimeoutMs: 5000,
-  pingIntervalMs: 30_000,
-  maxBufferedBytes: 8 * 1024 * 1024,
-  historySize: 1000,
-  allowedOrigins: [],
-  streamOrphanGraceMs: 10_000,
-});
+export const gatewayLimitsSchema = z
+  .strictObject(limitsShape)
+  .transform((limits) => ({ ...limits, hardFrameBytes: limits.hardFrameBytes ?? 4 * limits.maxFrameBytes }));
+
+export type GatewayLimits = z.output<typeof gatewayLimitsSchema>;
+/** What may be overridden (every field optional). */
+export type GatewayLimitsInput = z.input<typeof gatewayLimitsSchema>;
+
+export const DEFAULT_LIMITS: Readonly<GatewayLimits> = Object.freeze(gatewayLimitsSchema.parse({}));
 
 /** The id the gateway signs its own envelopes with (`from` of system/* messages). */
 export const GATEWAY_ID = 'system:gateway';
 
-export function resolveLimits(...overrides: Array<Partial<GatewayLimits> | undefined>): GatewayLimits {
-  const limits: GatewayLimits = { ...DEFAULT_LIMITS, allowedOrigins: [...DEFAULT_LIMITS.allowedOrigins] };
-  for (const o of overrides) if (o) Object.assign(limits, stripUndefined(o));
-  if (!overrides.some((o) => o?.hardFrameBytes !== undefined)) limits.hardFrameBytes = 4 * limits.maxFrameBytes;
-  return limits;
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+/** The defaults with each override applied in turn (undefined fields change nothing). Throws a ZodError for a bad value. */
+export function resolveLimits(...overrides: Array<GatewayLimitsInput | undefined>): GatewayLimits {
+  const merged: Record<string, unknown> = {};
+  for (const o of overrides) if (o) for (const [key, value] of Object.entries(o)) if (value !== undefined) merged[key] = value;
+  return gatewayLimitsSchema.parse(merged);
 }

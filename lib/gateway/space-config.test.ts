@@ -46,6 +46,8 @@ limits: {max_frame_bytes: 2048}
     ['an empty token', { space: { id: 's' }, participants: { a: { tokens: [''] } } }, /participants\.a\.tokens\.0: a token cannot be empty/],
     ['an unknown key', { space: { id: 's' }, participants: {}, extra: 1 }, /extra|Unrecognized/i],
     ['an invalid regex capability', { space: { id: 's' }, participants: { a: { capabilities: [{ kind: '/[/' }] } } }, /participants\.a\.capabilities\.0/],
+    ['an unknown limit', { space: { id: 's' }, participants: {}, limits: { max_frames: 10 } }, /limits\.max_frames: unknown limit/],
+    ['a limit of the wrong type', { space: { id: 's' }, participants: {}, limits: { rate_per_second: 'fast' } }, /limits\.rate_per_second: .*number/],
     ['a token shared by two participants', { space: { id: 's' }, participants: { a: { tokens: ['same-token-0123456789'] }, b: { tokens: ['same-token-0123456789'] } } }, /participants\.b\.tokens\.0: token is used by another participant/],
   ])('names the file, the path and the problem for %s', (_name, raw, message) => {
     expect(() => parseSpaceConfig(raw, 'my-space.yaml')).toThrow(SpaceConfigError);

@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../capabilities';
-import type { GatewayLimits } from './gateway-options';
+import { gatewayLimitsSchema, type GatewayLimitsInput } from './gateway-options';
 
 /** Participant ids: what may appear in `from`, `to` and URLs. No slashes, dots-only or control characters. */
 export const PARTICIPANT_ID_PATTERN = /^(?!\.{1,2}$)[A-Za-z0-9._:@-]{1,64}$/;
@@ -18,19 +18,6 @@ const participantSchema = z.strictObject({
   routing: z.enum(['broadcast', 'directed']).optional(),
 });
 
-const limitsSchema = z
-  .strictObject({
-    max_frame_bytes: z.number().int().positive(),
-    rate_per_second: z.number().positive(),
-    rate_burst: z.number().int().positive(),
-    join_timeout_ms: z.number().int().positive(),
-    ping_interval_ms: z.number().int().positive(),
-    max_buffered_bytes: z.number().int().positive(),
-    history_size: z.number().int().positive(),
-    allowed_origins: z.array(z.string()),
-    stream_orphan_grace_ms: z.number().int().nonnegative(),
-  })
-  .partial();
 
 const spaceConfigSchema = z.strictObject({
   space: z.strictObject({
@@ -44,7 +31,8 @@ const spaceConfigSchema = z.strictObject({
   dashboard: z.strictObject({ sign_in_as: z.string() }).optional(),
   /** Tokens of the admin API (`/admin/spaces/{space}/...`). Omitted: one is minted and kept in the data directory. */
   admin: z.strictObject({ tokens: z.array(z.string().min(1, 'a token cannot be empty')).optional() }).optional(),
-  limits: limitsSchema.optional(),
+  /** The gateway's limits in snake_case (`max_frame_bytes`…), checked by `gatewayLimitsSchema`. */
+  limits: z.record(z.string(), z.unknown()).optional(),
 });
 
 export interface ParticipantConfig {
@@ -58,7 +46,7 @@ export interface SpaceConfig {
   id: string;
   name: string;
   participants: ParticipantConfig[];
-  limits: Partial<GatewayLimits>;
+  limits: GatewayLimitsInput;
   adminTokens?: string[];
   /** Participant id the printed sign-in URL authenticates as. */
   signInAs?: string;
@@ -125,26 +113,27 @@ export function parseSpaceConfig(raw: unknown, source = '(inline config)'): Spac
   if (cfg.dashboard && !participants.some((p) => p.id === cfg.dashboard!.sign_in_as)) {
     throw new SpaceConfigError(source, ['dashboard', 'sign_in_as'], `"${cfg.dashboard.sign_in_as}" is not a participant of this space`);
   }
-  const l = cfg.limits ?? {};
   return {
     id: cfg.space.id,
     name: cfg.space.name ?? cfg.space.id,
     participants,
-    limits: {
-      maxFrameBytes: l.max_frame_bytes,
-      ratePerSecond: l.rate_per_second,
-      rateBurst: l.rate_burst,
-      joinTimeoutMs: l.join_timeout_ms,
-      pingIntervalMs: l.ping_interval_ms,
-      maxBufferedBytes: l.max_buffered_bytes,
-      historySize: l.history_size,
-      allowedOrigins: l.allowed_origins,
-      streamOrphanGraceMs: l.stream_orphan_grace_ms,
-    },
+    limits: parseLimits(cfg.limits ?? {}, source),
     adminTokens: cfg.admin?.tokens,
     signInAs: cfg.dashboard?.sign_in_as,
     source,
   };
+}
+
+/** The config's snake_case limits, checked by the gateway's own schema; errors name the key as written. */
+function parseLimits(block: Record<string, unknown>, source: string): GatewayLimitsInput {
+  const limits = Object.fromEntries(Object.entries(block).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]));
+  const parsed = gatewayLimitsSchema.safeParse(limits);
+  if (parsed.success) return limits as GatewayLimitsInput;
+  const issue = parsed.error.issues[0];
+  const snake = (key: PropertyKey) => String(key).replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const path = issue.code === 'unrecognized_keys' ? [snake(issue.keys[0])] : issue.path.map((p, i) => (i === 0 ? snake(p) : (p as string | number)));
+  const message = issue.code === 'unrecognized_keys' ? 'unknown limit' : issue.message;
+  throw new SpaceConfigError(source, ['limits', ...path], message);
 }
 
 function normalizeList(list: unknown[], source: string, at: (string | number)[]): CapabilityPattern[] {
