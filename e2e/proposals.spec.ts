@@ -10,8 +10,8 @@ import { E2E_PORT, E2E_TOKENS, signInUrl } from './fixtures/space';
 const WRITE_SCHEMA = {
   type: 'object' as const,
   required: ['path', 'content'],
-  // The pattern keeps paths inside the tool's folder: the dialog must enforce it like the tool does.
-  properties: { path: { type: 'string' as const, minLength: 1, pattern: '^[\\w.-]+$' }, content: { type: 'string' as const } },
+  // The pattern keeps paths inside the tool's folder (no "..", no leading "/"): the dialog must enforce it like the tool.
+  properties: { path: { type: 'string' as const, minLength: 1, pattern: '^(?!/)(?!.*\\.\\.)[\\w./-]+$' }, content: { type: 'string' as const } },
   additionalProperties: false,
 };
 
@@ -32,7 +32,7 @@ async function startTools(): Promise<ToolProvider> {
   const calls: ToolProvider['calls'] = [];
   const record = (name: string) => (args: Record<string, unknown>, context: { from: string }) => void calls.push({ name, args, from: context.from });
   const participant = await connect('tools', (p) => {
-    p.registerTool({
+    p.tools.register({
       name: 'write_file',
       description: 'Write a text file',
       inputSchema: WRITE_SCHEMA,
@@ -43,7 +43,7 @@ async function startTools(): Promise<ToolProvider> {
         return `Wrote ${String(args.content).length} characters to ${String(args.path)}`;
       },
     });
-    p.registerTool({
+    p.tools.register({
       name: 'read_file',
       inputSchema: { type: 'object', required: ['path'], properties: { path: { type: 'string' } } },
       security: { risk_level: 'safe' },
@@ -54,7 +54,7 @@ async function startTools(): Promise<ToolProvider> {
         return text;
       },
     });
-    p.registerTool({
+    p.tools.register({
       name: 'delete_file',
       inputSchema: { type: 'object', required: ['path'], properties: { path: { type: 'string' } } },
       security: { risk_level: 'dangerous', confirmation_required: true },
@@ -64,7 +64,7 @@ async function startTools(): Promise<ToolProvider> {
         return `Deleted ${String(args.path)}`;
       },
     });
-    p.registerTool({
+    p.tools.register({
       name: 'append_line',
       inputSchema: { type: 'object', required: ['line'], properties: { line: { type: 'string' } } },
       security: { risk_level: 'moderate' },

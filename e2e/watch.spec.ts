@@ -23,8 +23,8 @@ test('a status report updates the telemetry charts and "Request status now" brin
   const panel = page.getByRole('region', { name: 'Telemetry' });
   await panel.getByLabel('Participant').selectOption('agent');
 
-  agent.recordContextUsage({ tokens: 4_321, messages: 17, latencyMs: 350 });
-  agent.reportStatus({ status: 'working' });
+  agent.telemetry.record({ tokens: 4_321, messages: 17, latencyMs: 350 });
+  agent.telemetry.report({ status: 'working' });
   await expect(panel.getByText('4,321 / 20,000')).toBeVisible();
   await expect(panel.getByRole('meter', { name: 'Context usage of agent' })).toHaveAttribute('aria-valuenow', '22');
   await expect(panel.getByText('working')).toBeVisible();
@@ -41,7 +41,7 @@ test('a status report updates the telemetry charts and "Request status now" brin
   })).toBeGreaterThan(0);
 
   // The agent's SDK answers participant/request-status on its own, from its current usage.
-  agent.recordContextUsage({ tokens: 15_000, messages: 40, latencyMs: 120 });
+  agent.telemetry.record({ tokens: 15_000, messages: 40, latencyMs: 120 });
   const answered = new Promise<string[]>((resolve) =>
     agent!.client.on('participant/request-status', (envelope) => resolve(envelope.to ?? [])),
   );
@@ -58,7 +58,7 @@ test('a reasoning thread streams live when expanded and is cancelled from the UI
   await openControlRoom(page);
   const panel = page.getByRole('region', { name: 'Reasoning' });
 
-  const reasoning = agent.startReasoning({ message: `Planning ${tag}` });
+  const reasoning = agent.reasoning.start({ message: `Planning ${tag}` });
   const thread = panel.getByRole('listitem').filter({ hasText: `Planning ${tag}` });
   await expect(thread.getByText('thinking…')).toBeVisible();
   const toggle = thread.getByRole('button', { name: new RegExp(`Planning ${tag}`) });
@@ -73,7 +73,7 @@ test('a reasoning thread streams live when expanded and is cancelled from the UI
   reasoning.thought(`checking the YAML ${tag}`);
   await expect(thread.getByText(`checking the YAML ${tag}`)).toBeVisible();
   // A thought from the thread's stream (linked by its correlation to the reasoning/start).
-  const stream = await agent.requestStream({ direction: 'upload', encoding: 'text', description: 'reasoning trace' }, { correlationId: [reasoning.id] });
+  const stream = await agent.streams.request({ direction: 'upload', encoding: 'text', description: 'reasoning trace' }, { correlationId: [reasoning.id] });
   stream.write(JSON.stringify({ message: `streamed ${tag}` }));
   await expect(thread.getByText(`streamed ${tag}`)).toBeVisible();
   await expect(thread.getByRole('list', { name: 'Thoughts' })).toHaveAttribute('aria-live', 'polite');
@@ -98,10 +98,10 @@ test('chats addressed to the human queue for acknowledgement; acknowledge one, c
   agent.client.on('chat', (e) => e.from === 'human' && chatsToAgent.push({ text: e.payload.text, to: e.to }));
   await openControlRoom(page);
 
-  const first = agent.chat(`Please confirm ${tag} one`, 'human');
-  const second = agent.chat(`Please confirm ${tag} two`, 'human');
-  const third = agent.chat(`Please confirm ${tag} three`, 'human');
-  agent.chat(`Broadcast ${tag}`);
+  const first = agent.chat.send(`Please confirm ${tag} one`, 'human');
+  const second = agent.chat.send(`Please confirm ${tag} two`, 'human');
+  const third = agent.chat.send(`Please confirm ${tag} three`, 'human');
+  agent.chat.send(`Broadcast ${tag}`);
   const queue = page.getByRole('region', { name: /Awaiting your acknowledgement/ });
   for (const n of ['one', 'two', 'three']) await expect(queue.getByText(`Please confirm ${tag} ${n}`)).toBeVisible();
   await expect(queue.getByText(`Broadcast ${tag}`)).toHaveCount(0);
@@ -132,10 +132,10 @@ test('the envelope log filters, expands, jumps along correlation chains and expo
   const log = page.getByRole('region', { name: 'Envelope log' });
   const rows = log.getByRole('list', { name: 'Envelopes' }).getByRole('listitem');
 
-  const question = agent.chat(`question ${tag}`);
-  agent.reportStatus();
-  agent.chat(`answer ${tag}`, undefined, { correlationId: [question.id] });
-  agent.chat(`orphan ${tag}`, undefined, { correlationId: [`never-seen-${tag}`] });
+  const question = agent.chat.send(`question ${tag}`);
+  agent.telemetry.report();
+  agent.chat.send(`answer ${tag}`, undefined, { correlationId: [question.id] });
+  agent.chat.send(`orphan ${tag}`, undefined, { correlationId: [`never-seen-${tag}`] });
   await expect(rows.filter({ hasText: `orphan ${tag}` })).toBeVisible();
 
   await log.getByLabel('Kind prefix').fill('chat');
@@ -181,7 +181,7 @@ test('the envelope log follows the newest envelopes, holds still once the reader
   agent = await connectParticipant('agent');
   await openControlRoom(page);
   const log = page.getByRole('region', { name: 'Envelope log' });
-  for (let i = 0; i < 60; i++) agent.chat(`fill ${tag} ${i}`);
+  for (let i = 0; i < 60; i++) agent.chat.send(`fill ${tag} ${i}`);
   await expect.poll(() => shownInLog(log, `fill ${tag} 59`)).toBe(true);
   const jump = log.getByRole('button', { name: /^Jump to newest/ });
   await expect(jump).toHaveCount(0);
@@ -192,14 +192,14 @@ test('the envelope log follows the newest envelopes, holds still once the reader
   await expect(jump).toBeVisible();
   await expect.poll(() => shownInLog(log, `fill ${tag} 59`)).toBe(false);
   // While the reader is up there, new envelopes are counted, not slid in under them.
-  agent.chat(`later ${tag}`);
+  agent.chat.send(`later ${tag}`);
   await expect(jump).toHaveText(/\(\d+ new\)/);
   await expect(log.getByText(`later ${tag}`)).toHaveCount(0);
 
   await jump.click();
   await expect.poll(() => shownInLog(log, `later ${tag}`)).toBe(true);
   await expect(jump).toHaveCount(0);
-  agent.chat(`after ${tag}`);
+  agent.chat.send(`after ${tag}`);
   await expect.poll(() => shownInLog(log, `after ${tag}`)).toBe(true);
 });
 
@@ -233,17 +233,17 @@ test('the watchers panels render live data at desktop and phone widths', async (
     [14_200, 28, 290],
     [16_900, 33, 610],
   ]) {
-    agent.recordContextUsage({ tokens, messages, latencyMs });
-    agent.reportStatus();
+    agent.telemetry.record({ tokens, messages, latencyMs });
+    agent.telemetry.report();
   }
-  const done = agent.startReasoning({ message: `Summarising the diff ${tag}` });
+  const done = agent.reasoning.start({ message: `Summarising the diff ${tag}` });
   done.thought('Three files changed');
   done.conclude('Safe to merge');
-  const live = agent.startReasoning({ message: `Checking config.yaml ${tag}` });
+  const live = agent.reasoning.start({ message: `Checking config.yaml ${tag}` });
   live.thought('The file is YAML; validating syntax first');
   live.thought('Found a duplicated key under server:');
-  agent.chat(`Can I rewrite config.yaml? ${tag}`, 'human');
-  agent.chat('Status: 2 of 3 checks passed');
+  agent.chat.send(`Can I rewrite config.yaml? ${tag}`, 'human');
+  agent.chat.send('Status: 2 of 3 checks passed');
   await page.getByRole('region', { name: 'Chat' }).getByRole('textbox', { name: 'Message' }).fill('Go ahead with the rewrite');
   await page.getByRole('region', { name: 'Chat' }).getByRole('textbox', { name: 'Message' }).press('Enter');
 

@@ -81,7 +81,7 @@ export function CommandPalette() {
               <Command.Item key={`resume-${p.id}`} value={`resume ${p.id}`} onSelect={() => run(`Resume ${p.id}`, control('participant/resume', p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
                 Resume {p.id}
               </Command.Item>,
-              <Command.Item key={`status-${p.id}`} value={`request status ${p.id}`} onSelect={() => run(`Status of ${p.id}`, () => participant.requestParticipantStatus(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+              <Command.Item key={`status-${p.id}`} value={`request status ${p.id}`} onSelect={() => run(`Status of ${p.id}`, () => participant.telemetry.request(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
                 Request status from {p.id}
               </Command.Item>,
             ])}

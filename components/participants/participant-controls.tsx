@@ -76,7 +76,7 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
     if (key === 'resume') return control('resume', {}, p.paused ? { correlation_id: [p.paused.controlId] } : {});
     if (key === 'status') {
       const label = `Request status ${p.id}`;
-      const sent = sendTracked(session, label, () => session.participant.requestParticipantStatus(p.id));
+      const sent = sendTracked(session, label, () => session.participant.telemetry.request(p.id));
       if (sent) onSent(sent.id, label);
     }
   }

@@ -1,10 +1,11 @@
 'use client';
 
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import { toast } from 'sonner';
 import { useSpaceSession } from '@/components/session/space-session';
-import type { SentEnvelope } from '@/lib/sdk/mew-client';
+import { BoundedMap } from '@/lib/collections';
 import type { MEWParticipant } from '@/lib/sdk/mew-participant';
+import { GatewayRefusalError } from '@/lib/sdk/sdk-errors';
 import type { GrantState, Proposal, SpaceState } from '@/lib/store';
 import { participantsOffering } from './store-access';
 
@@ -29,13 +30,9 @@ export function targetsOf(p: Proposal, s: SpaceState): readonly string[] {
   return offering.length === 1 ? offering : [];
 }
 
+/** The request a fulfilment sends (the SDK numbers it), for asking whether my capabilities allow it. */
 function fulfilment(p: Proposal, params: unknown) {
-  return {
-    jsonrpc: '2.0' as const,
-    id: globalThis.crypto.randomUUID(), // fresh: the proposal carries none, and numbers could clash with my SDK's own
-    method: p.method,
-    ...(params !== undefined && { params: params as Record<string, unknown> }),
-  };
+  return { jsonrpc: '2.0' as const, id: 0, method: p.method, ...(params !== undefined && { params: params as Record<string, unknown> }) };
 }
 
 function grantPayload(p: Proposal) {
@@ -64,57 +61,28 @@ export function grantBlocker(participant: MEWParticipant, s: SpaceState, p: Prop
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Something this panel sent: what to call it in an error toast, and which decisions it carried. */
-interface Sent {
-  what: string;
-  /** Proposals it decided (a refusal makes them decidable again). */
-  decides: readonly string[];
-  /** Grants it revoked. */
-  revokes: readonly string[];
-}
+/** How long to wait for the gateway to accept a grant or revoke before nobody is waiting for the answer. */
+const ACCEPT_TIMEOUT_MS = 120_000;
 
 /**
- * The approver's actions, as envelopes sent straight through the participant (not the SDK's fulfilProposal /
- * rejectProposal: those only know proposals seen live, and the queue also holds ones caught up from history).
- * Each outcome is a toast. A decision is sent once: until the gateway refuses it, a second click or key press on
- * the same proposal (before its echo moves it out of `pending`) sends nothing, so a tool never runs twice by accident.
- * A gateway `system/error` about something sent here becomes a toast naming it (same toast id as the page-wide
- * error toasts, so it is one toast, not two).
+ * The approver's actions, decided through the SDK (`proposals.fulfil` / `proposals.reject`, `sendAndAwait` for
+ * grants and revokes), which knows every proposal the client saw, caught-up ones included. Each outcome is a toast.
+ * A decision is sent once: until the gateway refuses it, a second click or key press on the same proposal (before
+ * its echo moves it out of `pending`) sends nothing, so a tool never runs twice by accident. A gateway refusal
+ * becomes a toast naming what was refused, keyed by the refusal's envelope id like the page-wide error toasts, so
+ * it is one toast, not two.
  */
 export function useProposalActions() {
   const { participant, store } = useSpaceSession();
-  const sent = useRef(new Map<string, Sent>());
-  const decided = useRef(new Set<string>());
-  const revoked = useRef(new Set<string>());
-
-  useEffect(
-    () =>
-      // A store listener sees each error as it is ingested, whoever empties the toast queue afterwards.
-      store.subscribe((state, prev) => {
-        if (state.errors.lastSeq === prev.errors.lastSeq) return;
-        for (const notice of state.errors.queue) {
-          if (notice.seq <= prev.errors.lastSeq) continue;
-          const refused = notice.correlationIds.map((id) => sent.current.get(id)).find(Boolean);
-          if (!refused) continue;
-          for (const id of refused.decides) decided.current.delete(id);
-          for (const id of refused.revokes) revoked.current.delete(id);
-          toast.error(`${refused.what} refused by the gateway: ${notice.error}`, { id: notice.id, description: notice.message });
-        }
-      }),
-    [store],
-  );
+  const decided = useRef(new BoundedMap<string, true>(TRACKED_CAP));
+  const revoked = useRef(new BoundedMap<string, true>(TRACKED_CAP));
 
   return useMemo(() => {
-    const remember = <T,>(set: Set<T>, value: T) => {
-      set.add(value);
-      if (set.size > TRACKED_CAP) set.delete(set.values().next().value as T);
-    };
-    const track = (envelope: SentEnvelope, what: string, decides: readonly string[] = [], revokes: readonly string[] = []) => {
-      sent.current.set(envelope.id, { what, decides, revokes });
-      if (sent.current.size > TRACKED_CAP) sent.current.delete(sent.current.keys().next().value as string);
-      for (const id of decides) remember(decided.current, id);
-      for (const id of revokes) remember(revoked.current, id);
-      return envelope;
+    /** Makes `ids` decidable again and says so, when (and only when) the gateway refused what was sent. */
+    const onRefusal = (what: string, ids: readonly string[], set: BoundedMap<string, true>) => (error: unknown) => {
+      if (!(error instanceof GatewayRefusalError)) return; // a tool error or a timeout shows on the card instead
+      for (const id of ids) set.delete(id);
+      toast.error(`${what} refused by the gateway: ${error.code}`, { id: error.envelopeId, description: error.payload.message });
     };
     const undecided = (p: Proposal) => {
       if (!decided.current.has(p.id)) return true;
@@ -127,8 +95,9 @@ export function useProposalActions() {
       const blocker = approveBlocker(participant, s, p, params);
       if (blocker) throw new Error(`Cannot approve ${p.toolName ?? p.method}: ${blocker}`);
       const to = [...targetsOf(p, s)];
-      const envelope = participant.send({ kind: 'mcp/request', to, correlation_id: [p.id], payload: fulfilment(p, params) });
-      track(envelope, `Approval of ${p.toolName ?? p.method}`, [p.id]);
+      const { outcome } = participant.proposals.fulfil(p.id, { call: { method: p.method, ...(params !== undefined && { params: params as Record<string, unknown> }) }, to });
+      decided.current.set(p.id, true);
+      outcome.catch(onRefusal(`Approval of ${p.toolName ?? p.method}`, [p.id], decided.current));
       return to;
     };
 
@@ -177,12 +146,9 @@ export function useProposalActions() {
         if (ready.length === 0) return false;
         return attempt(() => {
           for (const p of ready) {
-            const rejection = track(
-              participant.send({ kind: 'mcp/reject', to: [p.proposer], correlation_id: [p.id], payload: { reason } }),
-              `Rejection of ${p.toolName ?? p.method}`,
-              [p.id],
-            );
-            if (explanation) track(participant.chat(explanation, p.proposer, { correlationId: [rejection.id] }), 'The rejection’s explanation');
+            const { outcome } = participant.proposals.reject(p.id, reason, explanation || undefined);
+            decided.current.set(p.id, true);
+            outcome.catch(onRefusal(`Rejection of ${p.toolName ?? p.method}`, [p.id], decided.current));
           }
           const one = ready.length === 1 ? ready[0] : undefined;
           toast('Rejected', { description: one ? `${one.toolName ?? one.method} from ${one.proposer}: ${reason}` : `${ready.length} proposals: ${reason}` });
@@ -195,7 +161,8 @@ export function useProposalActions() {
         return attempt(() => {
           const blocker = grantBlocker(participant, store.getState(), p);
           if (blocker) throw new Error(`Cannot always allow ${p.toolName ?? p.method}: ${blocker}`);
-          track(participant.send({ kind: 'capability/grant', to: [p.proposer], payload: grantPayload(p) }), `Always allowing ${p.toolName}`);
+          const { reply } = participant.sendAndAwait({ kind: 'capability/grant', to: [p.proposer], payload: grantPayload(p) }, { replyKinds: [], timeoutMs: ACCEPT_TIMEOUT_MS });
+          reply.catch(onRefusal(`Always allowing ${p.toolName}`, [], decided.current));
           const to = sendFulfilment(p, p.params);
           toast.success(`Approved — sent to ${to.join(', ')}`, { description: `${p.proposer} may now call ${p.toolName} directly` });
         });
@@ -207,7 +174,9 @@ export function useProposalActions() {
         return attempt(() => {
           const payload = { recipient: grant.recipient, grant_id: grant.id, reason: 'Revoked from the proposal queue' };
           if (!participant.canSend('capability/revoke', payload)) throw new Error('Your capabilities do not allow revoking grants');
-          track(participant.send({ kind: 'capability/revoke', to: [grant.recipient], payload }), `Revoking ${tools.join(', ')}`, [], [grant.id]);
+          const { reply } = participant.sendAndAwait({ kind: 'capability/revoke', to: [grant.recipient], payload }, { replyKinds: [], timeoutMs: ACCEPT_TIMEOUT_MS });
+          revoked.current.set(grant.id, true);
+          reply.catch(onRefusal(`Revoking ${tools.join(', ')}`, [grant.id], revoked.current));
           toast(`Revoked — ${grant.recipient} must propose ${tools.join(', ')} again`);
         });
       },

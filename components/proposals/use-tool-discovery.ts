@@ -25,7 +25,7 @@ export function useToolDiscovery(pending: readonly Proposal[]) {
       if (now - (asked.current.get(target) ?? -Infinity) < RETRY_AFTER_MS) continue;
       if (!participant.canSend('mcp/request', { jsonrpc: '2.0', id: 0, method: 'tools/list', params: {} })) continue;
       asked.current.set(target, now);
-      participant.discoverTools(target).catch(() => undefined); // the store shows whatever tools/list answers
+      participant.discovery.discover(target).catch(() => undefined); // the store shows whatever tools/list answers
     }
   }, [pending, participant, store]);
 }

@@ -65,7 +65,7 @@ export function AckQueue() {
   const onAck = useCallback(
     (m: ChatMessage) => {
       try {
-        participant.acknowledgeChat(m.id);
+        participant.chat.acknowledge(m.id);
         mark([m.id]);
       } catch (error) {
         failed('Could not acknowledge', error);
@@ -76,7 +76,7 @@ export function AckQueue() {
   const onCancel = useCallback(
     (m: ChatMessage) => {
       try {
-        participant.cancelChat(m.id, CANCEL_REASON);
+        participant.chat.cancel(m.id, CANCEL_REASON);
         mark([m.id]);
       } catch (error) {
         failed('Could not cancel', error);
@@ -89,7 +89,7 @@ export function AckQueue() {
     try {
       for (const m of queue) {
         if (sent.has(m.id)) continue;
-        participant.cancelChat(m.id, CANCEL_REASON);
+        participant.chat.cancel(m.id, CANCEL_REASON);
         ids.push(m.id);
       }
     } catch (error) {

@@ -23,7 +23,7 @@ export function ChatComposer() {
     event?.preventDefault();
     if (!text.trim() || !mayChat) return;
     try {
-      participant.chat(text, to.length > 0 ? to : undefined);
+      participant.chat.send(text, to.length > 0 ? to : undefined);
       setText('');
     } catch (error) {
       toast.error('Message not sent', { description: error instanceof Error ? error.message : String(error) });

@@ -37,7 +37,7 @@ export function StatusRequestControls({ target }: { target: string | undefined }
       // While disconnected the SDK would queue every tick; a poll only makes sense live.
       if (store.getState().connection.status !== 'ready') return;
       try {
-        participant.requestParticipantStatus(target);
+        participant.telemetry.request(target);
       } catch (error) {
         setPollMs(0);
         toast.error('Polling stopped', { description: errorText(error) });
@@ -49,7 +49,7 @@ export function StatusRequestControls({ target }: { target: string | undefined }
   const requestNow = () => {
     if (!target) return;
     try {
-      participant.requestParticipantStatus(target);
+      participant.telemetry.request(target);
     } catch (error) {
       toast.error('Could not request status', { description: errorText(error) });
     }

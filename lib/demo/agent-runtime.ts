@@ -55,7 +55,7 @@ export interface AgentRuntimeOptions extends AgentConnection {
  * const runtime = new AgentRuntime({ gatewayUrl, space, token, maxTokens: 8000, baseline: 'I am a scribe', answerChat: () => 'On it.' });
  * await runtime.connect();
  * runtime.run(async () => {
- *   while (await runtime.sleep(1000)) await runtime.act(() => runtime.participant.chat('tick'));
+ *   while (await runtime.sleep(1000)) await runtime.act(() => runtime.participant.chat.send('tick'));
  * });
  */
 export class AgentRuntime {
@@ -74,7 +74,7 @@ export class AgentRuntime {
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
     this.context = new WorkingContext({
       maxEntries: options.maxContextEntries,
-      onChange: (size) => this.participant.recordContextUsage(size),
+      onChange: (size) => this.participant.telemetry.record(size),
     });
     this.participant = new MEWParticipant({
       gateway: options.gatewayUrl,
@@ -112,7 +112,7 @@ export class AgentRuntime {
   get state(): AgentState {
     if (this.abort.signal.aborted) return 'stopped';
     if (this.shutDown) return 'shutdown';
-    return this.participant.pause ? 'paused' : 'active';
+    return this.participant.controls.pause ? 'paused' : 'active';
   }
 
   /** Connects, resolves once welcomed, and reports the initial status. */
@@ -173,13 +173,13 @@ export class AgentRuntime {
 
   /** Records the latency of the latest step for the next status report. */
   recordLatency(ms: number): void {
-    this.participant.recordContextUsage({ latencyMs: ms });
+    this.participant.telemetry.record({ latencyMs: ms });
   }
 
   /** Broadcasts `participant/status` (allowed even while paused or shut down); `status` defaults to the state. */
   reportStatus(status: string = this.state): void {
     try {
-      this.participant.reportStatus({ status });
+      this.participant.telemetry.report({ status });
     } catch (error) {
       this.log(`could not report status: ${(error as Error).message}`);
     }
@@ -212,16 +212,16 @@ export class AgentRuntime {
 
   /** Handles the oldest chat awaiting acknowledgement; acknowledging it re-emits the queue, which handles the next. */
   private answerNextChat(): void {
-    const chat = this.participant.getPendingChats()[0];
+    const chat = this.participant.chat.pending()[0];
     if (!chat) return;
     this.remember('chat', `${chat.from}: ${chat.payload.text}`);
     const reply = this.options.answerChat(chat);
-    void this.act(() => this.participant.chat(reply, chat.from, { correlationId: [chat.id] })).then(
+    void this.act(() => this.participant.chat.send(reply, chat.from, { correlationId: [chat.id] })).then(
       (sent) => sent && this.remember('chat', `me: ${reply}`),
       (error: Error) => this.log(`could not reply to ${chat.from}: ${error.message}`),
     );
     try {
-      this.participant.acknowledgeChat(chat.id);
+      this.participant.chat.acknowledge(chat.id);
     } catch (error) {
       this.log(`could not acknowledge a chat: ${(error as Error).message}`);
     }

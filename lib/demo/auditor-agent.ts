@@ -84,7 +84,7 @@ export async function startAuditorAgent(options: DemoAgentOptions): Promise<Agen
     const { words, actionItems, openActionItems } = auditNote(content);
     const items = actionItems ? `${actionItems} action item${actionItems === 1 ? '' : 's'} (${openActionItems} open)` : 'no action items yet';
     const text = `Audit of ${path}: ${words} words${truncated ? ' (truncated read)' : ''}, ${items}.`;
-    if (await runtime.act(() => participant.chat(text))) runtime.remember('observation', text);
+    if (await runtime.act(() => participant.chat.send(text))) runtime.remember('observation', text);
   }
 
   await runtime.connect();

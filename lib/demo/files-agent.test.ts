@@ -129,7 +129,7 @@ describe('files agent', () => {
 
   it('publishes MGP security metadata in tools/list, as another participant sees it', async () => {
     const auditor = await space.connect('auditor');
-    const tools = await auditor.discoverTools('files');
+    const tools = await auditor.discovery.discover('files');
     const security = Object.fromEntries(tools.map((tool) => [tool.name, tool.security]));
     expect(security).toEqual({
       list_directory: { risk_level: 'safe', source: 'security' },

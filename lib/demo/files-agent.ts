@@ -99,7 +99,7 @@ export async function startFilesAgent(options: DemoAgentOptions): Promise<AgentR
     delete_file: ({ path }) => sandbox.delete(String(path)),
   };
   for (const name of Object.keys(TOOL_SPECS) as ToolName[]) {
-    runtime.participant.registerTool({ name, ...TOOL_SPECS[name], execute: serve(runtime, name, run[name]) });
+    runtime.participant.tools.register({ name, ...TOOL_SPECS[name], execute: serve(runtime, name, run[name]) });
   }
   await runtime.connect();
   const statusEveryMs = (options.paceMs ?? DEFAULT_PACE_MS) * FILES_STATUS_INTERVAL_PACES;

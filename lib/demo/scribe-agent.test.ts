@@ -35,8 +35,8 @@ describe('scribe agent', () => {
     human.on('proposal', (proposal) => {
       if (proposal.status !== 'pending' || proposal.envelope.from !== 'scribe') return;
       const choice = decision(proposal, index++);
-      if (choice === 'approve') void human.fulfilProposal(proposal.envelope.id).catch(() => undefined);
-      else if (choice !== 'leave') human.rejectProposal(proposal.envelope.id, choice.reject);
+      if (choice === 'approve') void human.proposals.fulfil(proposal.envelope.id).outcome.catch(() => undefined);
+      else if (choice !== 'leave') human.proposals.reject(proposal.envelope.id, choice.reject);
     });
   }
 
@@ -103,7 +103,7 @@ describe('scribe agent', () => {
   it('acknowledges and answers a chat, and drafts the notes it was asked for next', async () => {
     decide(() => 'leave');
     await startScribe();
-    const ask = human.chat('Could you take notes on the budget review?', 'scribe');
+    const ask = human.chat.send('Could you take notes on the budget review?', 'scribe');
     await expect.poll(() => ofKind('chat/acknowledge').find((e) => e.correlation_id?.includes(ask.id))).toBeDefined();
     await expect.poll(() => ofKind('chat').find((e) => e.correlation_id?.includes(ask.id))?.payload).toMatchObject({
       text: expect.stringContaining('"Budget review"'),

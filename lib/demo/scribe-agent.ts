@@ -106,7 +106,7 @@ export async function startScribeAgent(options: ScribeOptions): Promise<AgentRun
     const { title } = notebook.next(new Date());
     const text = `${task.why} Understood, I'll leave it. Next I'll try something else: ${title.charAt(0).toLowerCase()}${title.slice(1)}.`;
     const sent = await runtime.act(() =>
-      participant.chat(text, rejection.by, rejection.envelopeId ? { correlationId: [rejection.envelopeId] } : {}),
+      participant.chat.send(text, rejection.by, rejection.envelopeId ? { correlationId: [rejection.envelopeId] } : {}),
     );
     if (sent) runtime.remember('chat', `me: ${text}`);
   }
@@ -124,7 +124,7 @@ export async function startScribeAgent(options: ScribeOptions): Promise<AgentRun
   /** One task, start to conclusion; returns its reasoning id (what the next step correlates to). */
   async function runTask(task: ScribeTask, previousStep: string | undefined): Promise<string | undefined> {
     const reasoning = await runtime.act(() =>
-      participant.startReasoning({
+      participant.reasoning.start({
         message: task.title,
         ...((task.trigger ?? previousStep) && { correlatedTo: task.trigger ?? previousStep }),
         mirrorToStream: participant.canSend('stream/request', { direction: 'upload' }),

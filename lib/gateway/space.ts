@@ -9,7 +9,7 @@ import { RingBuffer } from '../collections/ring-buffer';
 import { OutboundMessage } from './outbound-message';
 import { Participant, type Connection, type RoutingMode } from './participant';
 import type { SpaceRecords } from './persistence/space-records';
-import { StreamRegistry, type StreamInfo } from './stream-registry';
+import { StreamRegistry, type OpenStream } from './stream-registry';
 import { TokenIndex } from './token-index';
 
 export interface SpaceServices {
@@ -224,14 +224,14 @@ export class Space {
   }
 
   /** Routes a `#id#data` frame to the stream's targets and owner, or to everyone. Frames stay out of history. */
-  routeStreamFrame(stream: StreamInfo, message: OutboundMessage): void {
+  routeStreamFrame(stream: OpenStream, message: OutboundMessage): void {
     for (const p of this.online) {
       if (!stream.target || p.id === stream.owner || stream.target.includes(p.id)) p.connection!.deliver(message);
     }
   }
 
   /** The gateway closes a stream (owner gone, shut down or kicked): everyone is told with a `stream/close`. */
-  closeStream(stream: StreamInfo, reason: string): void {
+  closeStream(stream: OpenStream, reason: string): void {
     if (!this.streams.delete(stream.id)) return;
     this.emit('stream/close', { stream_id: stream.id, reason }, { correlationId: [stream.openId] });
     this.audit('STREAM_CLOSED', { actor: GATEWAY_ID, subject: stream.owner, details: { stream_id: stream.id, reason } });

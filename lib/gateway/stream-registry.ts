@@ -1,5 +1,5 @@
 /** An open stream: who owns it, who may write `#id#` frames to it, and who receives them. */
-export interface StreamInfo {
+export interface OpenStream {
   id: string;
   owner: string;
   authorizedWriters: ReadonlySet<string>;
@@ -17,24 +17,24 @@ export interface StreamInfo {
 
 /** The open streams of one space. */
 export class StreamRegistry {
-  private readonly streams = new Map<string, StreamInfo>();
+  private readonly streams = new Map<string, OpenStream>();
 
-  add(stream: StreamInfo): void {
+  add(stream: OpenStream): void {
     this.streams.set(stream.id, stream);
   }
 
-  get(id: string): StreamInfo | undefined {
+  get(id: string): OpenStream | undefined {
     return this.streams.get(id);
   }
 
   /** The stream a `stream/close` names: by `payload.stream_id`, or by correlating its `stream/open`. */
-  find(streamId: unknown, correlationIds: readonly string[] | undefined): StreamInfo | undefined {
+  find(streamId: unknown, correlationIds: readonly string[] | undefined): OpenStream | undefined {
     if (typeof streamId === 'string') return this.streams.get(streamId);
     for (const stream of this.streams.values()) if (correlationIds?.includes(stream.openId)) return stream;
     return undefined;
   }
 
-  delete(id: string): StreamInfo | undefined {
+  delete(id: string): OpenStream | undefined {
     const stream = this.streams.get(id);
     if (stream?.orphanTimer) clearTimeout(stream.orphanTimer);
     this.streams.delete(id);
@@ -46,7 +46,7 @@ export class StreamRegistry {
     for (const stream of this.streams.values()) clearTimeout(stream.orphanTimer);
   }
 
-  ownedBy(participantId: string): StreamInfo[] {
+  ownedBy(participantId: string): OpenStream[] {
     return [...this.streams.values()].filter((s) => s.owner === participantId);
   }
 

@@ -12,14 +12,30 @@
  * @example
  * import { MEWParticipant } from '@/lib/sdk';
  * const me = new MEWParticipant({ gateway: 'ws://localhost:3000/ws', space: 'demo', token });
- * me.registerTool({ name: 'echo', execute: ({ text }) => String(text) });
+ * me.tools.register({ name: 'echo', execute: ({ text }) => String(text) });
  * await me.connect();
- * me.chat('ready');
+ * me.chat.send('ready');
  */
 export { MEWClient } from './mew-client';
 export type { ClientEvents, CloseInfo, ConnectionStatus, MEWClientOptions, OutgoingEnvelope, SentEnvelope, StatusChange } from './mew-client';
 export { MEWParticipant } from './mew-participant';
-export type { ControlHooks, McpCall, MEWParticipantOptions, MewStream, ParticipantEvents, ReasoningOptions } from './mew-participant';
+export type { ControlHooks, MEWParticipantOptions, ParticipantEvents } from './mew-participant';
+export type { McpCall } from './mcp-call';
+export type {
+  Decision,
+  FulfilOptions,
+  MewStream,
+  ParticipantChat,
+  ParticipantControls,
+  ParticipantDiscovery,
+  ParticipantProposals,
+  ParticipantReasoning,
+  ParticipantStreams,
+  ParticipantTelemetry,
+  ParticipantTools,
+  ReasoningOptions,
+} from './participant-namespaces';
+export type { AwaitOptions } from './reply-waiter';
 export {
   CapabilityDeniedError,
   ConnectionClosedError,

@@ -1,5 +1,5 @@
 import type { AnyEnvelope } from '../protocol';
-import { GatewayRefusalError, McpError, ProposalRejectedError, RequestTimeoutError } from './sdk-errors';
+import { McpError, ProposalRejectedError, RequestTimeoutError } from './sdk-errors';
 
 /** One outstanding `mcp/request` or `mcp/proposal` of mine. */
 interface Pending {
@@ -25,7 +25,8 @@ export interface TrackOptions {
  * - a request settles with the `mcp/response` whose `correlation_id` names it, from one of its targets;
  * - a proposal is fulfilled by someone else's `mcp/request` correlating it (sent to the proposal's targets),
  *   and settles with the target's response to that fulfilment, which I observe because routing is broadcast;
- * - `mcp/reject` of a proposal and a gateway `system/error` about either fail it at once (fail-fast).
+ * - `mcp/reject` of a proposal fails it at once; so does a gateway refusal, which the participant learns through
+ *   its `ReplyWaiter` (the one place refusals are read) and passes on with `fail`.
  *
  * @example
  * const tracker = new McpRequestTracker();
@@ -83,13 +84,13 @@ export class McpRequestTracker {
           this.settle(ref, () => pending.reject(new ProposalRejectedError(envelope.from, reason)));
         }
         return;
-      case 'system/error':
-        for (const ref of ids) {
-          const pending = this.pending.get(ref);
-          if (pending) this.settle(ref, () => pending.reject(new GatewayRefusalError(envelope.payload)));
-        }
-        return;
     }
+  }
+
+  /** Fails one outstanding request or proposal (the gateway refused it). */
+  fail(id: string, error: Error): void {
+    const pending = this.pending.get(id);
+    if (pending) this.settle(id, () => pending.reject(error));
   }
 
   /** Fails everything outstanding (the connection ended for good). */

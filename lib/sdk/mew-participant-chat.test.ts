@@ -38,39 +38,39 @@ describe('MEWParticipant chat and acknowledgements', () => {
     await fromBob('for-carol', ['carol']);
     await fromBob('for-me', ['alice']);
     await fromBob('for-me-too', ['alice', 'carol']);
-    expect(alice.getPendingChats().map((c) => c.id)).toEqual(['for-me', 'for-me-too']);
+    expect(alice.chat.pending().map((c) => c.id)).toEqual(['for-me', 'for-me-too']);
   });
 
   it('acknowledges a chat to its sender and takes it off the queue', async () => {
     const changes = nextEvent(alice, 'chat-queue', (q) => q.length === 0);
     await fromBob('question', ['alice']);
-    alice.acknowledgeChat('question', 'read');
+    alice.chat.acknowledge('question', 'read');
     expect(await bob.kind('chat/acknowledge')).toMatchObject({ from: 'alice', to: ['bob'], correlation_id: ['question'], payload: { status: 'read' } });
     await changes;
-    expect(alice.getPendingChats()).toEqual([]);
+    expect(alice.chat.pending()).toEqual([]);
   });
 
   it('cancels a chat with a reason', async () => {
     await fromBob('task', ['alice']);
-    alice.cancelChat('task', 'handled_elsewhere');
+    alice.chat.cancel('task', 'handled_elsewhere');
     expect(await bob.kind('chat/cancel')).toMatchObject({ to: ['bob'], correlation_id: ['task'], payload: { reason: 'handled_elsewhere' } });
-    expect(alice.getPendingChats()).toEqual([]);
+    expect(alice.chat.pending()).toEqual([]);
   });
 
   it('drops a chat its sender cancels, but not on a cancel from anyone else', async () => {
     await fromBob('stale', ['alice']);
     carol.send({ id: 'c1', kind: 'chat/cancel', to: ['alice'], correlation_id: ['stale'], payload: {} });
     await nextEvent(alice.client, 'chat/cancel', (e) => e.id === 'c1');
-    expect(alice.getPendingChats().map((c) => c.id)).toEqual(['stale']);
+    expect(alice.chat.pending().map((c) => c.id)).toEqual(['stale']);
     bob.send({ id: 'c2', kind: 'chat/cancel', to: ['alice'], correlation_id: ['stale'], payload: { reason: 'never mind' } });
     await nextEvent(alice.client, 'chat/cancel', (e) => e.id === 'c2');
-    expect(alice.getPendingChats()).toEqual([]);
+    expect(alice.chat.pending()).toEqual([]);
   });
 
   it('sends chats to everyone or to the named participants', async () => {
-    alice.chat('hello all');
+    alice.chat.send('hello all');
     expect((await bob.kind('chat')).payload).toEqual({ text: 'hello all' });
-    const sent = alice.chat('**just you**', 'bob', { format: 'markdown', correlationId: ['x'] });
+    const sent = alice.chat.send('**just you**', 'bob', { format: 'markdown', correlationId: ['x'] });
     expect(await bob.kind('chat')).toMatchObject({ id: sent.id, to: ['bob'], correlation_id: ['x'], payload: { text: '**just you**', format: 'markdown' } });
   });
 });

@@ -48,16 +48,16 @@ describe('MEWParticipant participant controls', () => {
     expect(await paused).toMatchObject({ by: 'ops', pauseId, reason: 'maintenance' });
     expect((await statusFor(pauseId)).payload).toMatchObject({ status: 'paused', messages_in_context: 0 });
 
-    expect(() => agent.chat('still here?')).toThrow(ParticipantPausedError);
-    expect(() => agent.chat('still here?')).toThrow('paused by ops (maintenance): cannot send "chat" until resumed');
+    expect(() => agent.chat.send('still here?')).toThrow(ParticipantPausedError);
+    expect(() => agent.chat.send('still here?')).toThrow('paused by ops (maintenance): cannot send "chat" until resumed');
     await expect(agent.mcpRequest('ops', { method: 'tools/list' })).rejects.toBeInstanceOf(ParticipantPausedError);
-    agent.reportStatus({ status: 'waiting' }); // exempt: the gateway lets it through as well
+    agent.telemetry.report({ status: 'waiting' }); // exempt: the gateway lets it through as well
     expect((await ops.next((f) => f.kind === 'participant/status' && f.payload.status === 'waiting')).from).toBe('agent');
 
     const resumeId = control('participant/resume');
     expect((await statusFor(resumeId)).payload.status).toBe('active');
-    expect(agent.pause).toBeUndefined();
-    agent.chat('back');
+    expect(agent.controls.pause).toBeUndefined();
+    agent.chat.send('back');
     expect((await ops.kind('chat')).payload.text).toBe('back');
   });
 
@@ -65,16 +65,16 @@ describe('MEWParticipant participant controls', () => {
     const agent = await agentWith();
     const pauseId = control('participant/pause', { timeout_seconds: 0.2 });
     await nextEvent(agent, 'pause', (p) => p !== undefined);
-    expect(agent.pause?.until).toBeGreaterThan(Date.now());
+    expect(agent.controls.pause?.until).toBeGreaterThan(Date.now());
     await nextEvent(agent, 'pause', (p) => p === undefined, 2000);
     expect((await ops.next((f) => f.kind === 'participant/status' && f.payload.status === 'active')).correlation_id).toEqual([pauseId]);
-    agent.chat('after the timeout');
+    agent.chat.send('after the timeout');
     expect((await ops.kind('chat')).payload.text).toBe('after the timeout');
   });
 
   it('answers request-status with its telemetry, correlated to the request', async () => {
     const agent = await agentWith();
-    agent.recordContextUsage({ tokens: 120, messages: 7, latencyMs: 40 });
+    agent.telemetry.record({ tokens: 120, messages: 7, latencyMs: 40 });
     const id = control('participant/request-status', { fields: ['tokens'] });
     expect((await statusFor(id)).payload).toEqual({ tokens: 120, max_tokens: 1000, messages_in_context: 7, latency_ms: 40 });
   });
@@ -82,7 +82,7 @@ describe('MEWParticipant participant controls', () => {
   it('runs the forget hook, then reports the usage it returned', async () => {
     const onForget = vi.fn(() => ({ tokens: 50, messages: 3 }));
     const agent = await agentWith({ onForget });
-    agent.recordContextUsage({ tokens: 500, messages: 20 });
+    agent.telemetry.record({ tokens: 500, messages: 20 });
     const id = control('participant/forget', { direction: 'oldest', entries: 17 });
     expect((await statusFor(id)).payload).toMatchObject({ status: 'forgotten', tokens: 50, messages_in_context: 3 });
     expect(onForget).toHaveBeenCalledWith({ direction: 'oldest', entries: 17 }, expect.objectContaining({ id }));
@@ -111,7 +111,7 @@ describe('MEWParticipant participant controls', () => {
   it('clears: reports an empty context', async () => {
     const onClear = vi.fn();
     const agent = await agentWith({ onClear });
-    agent.recordContextUsage({ tokens: 800, messages: 30 });
+    agent.telemetry.record({ tokens: 800, messages: 30 });
     const id = control('participant/clear');
     expect((await statusFor(id)).payload).toMatchObject({ status: 'cleared', tokens: 0, messages_in_context: 0 });
     expect(onClear).toHaveBeenCalledOnce();
@@ -120,7 +120,7 @@ describe('MEWParticipant participant controls', () => {
   it('restarts: cancels its reasoning, then runs the hook', async () => {
     const onRestart = vi.fn();
     const agent = await agentWith({ onRestart });
-    const reasoning = agent.startReasoning({ message: 'thinking' });
+    const reasoning = agent.reasoning.start({ message: 'thinking' });
     control('participant/restart');
     expect((await ops.next((f) => f.kind === 'reasoning/cancel')).context).toBe(reasoning.id);
     expect(reasoning.cancellation).toEqual({ by: 'agent', reason: 'restart' });
@@ -142,7 +142,7 @@ describe('MEWParticipant participant controls', () => {
     await participants.connect('mallory');
     control('participant/pause', {}, 'pause-mallory', ['mallory']);
     await nextEvent(agent.client, 'participant/pause');
-    expect(agent.pause).toBeUndefined();
+    expect(agent.controls.pause).toBeUndefined();
   });
 
   it('ignores a control from a sender whose capabilities do not allow it, even if the gateway delivered it', async () => {
@@ -158,7 +158,7 @@ describe('MEWParticipant participant controls', () => {
     const ignored = nextEvent(agent, 'control-ignored');
     inject(JSON.stringify({ protocol: 'mew/v0.4', id: 'forged', ts: new Date().toISOString(), from: 'mallory', to: ['agent'], kind: 'participant/pause', payload: {} }));
     expect((await ignored).reason).toBe('mallory is not known to hold a capability for participant/pause');
-    expect(agent.pause).toBeUndefined();
+    expect(agent.controls.pause).toBeUndefined();
   });
 
   it('honours controls from a participant granted the capability after I joined', async () => {

@@ -20,7 +20,7 @@ describe('MEWParticipant tool discovery', () => {
 
   async function connectCalc(): Promise<MEWParticipant> {
     const calc = participants.create('calc', { autoDiscovery: false });
-    calc.registerTool({ name: 'add', description: 'Adds', security: { risk_level: 'safe' }, execute: () => 0 });
+    calc.tools.register({ name: 'add', description: 'Adds', security: { risk_level: 'safe' }, execute: () => 0 });
     await calc.connect();
     return calc;
   }
@@ -52,13 +52,13 @@ describe('MEWParticipant tool discovery', () => {
     await participants.connect('empty', { autoDiscovery: false });
     await participants.connect('mute');
     const seeker = await participants.connect('seeker');
-    expect(seeker.hasDiscoveriesInProgress()).toBe(true);
-    expect(await seeker.waitForPendingDiscoveries(3000)).toBe(true);
-    const status = seeker.getDiscoveryStatus();
+    expect(seeker.discovery.inProgress()).toBe(true);
+    expect(await seeker.discovery.waitForPending(3000)).toBe(true);
+    const status = seeker.discovery.status();
     expect(status.get('calc')).toMatchObject({ state: 'completed', attempts: 1 });
     expect(status.get('empty')).toMatchObject({ state: 'no_tools', attempts: 1, tools: [] });
     expect(status.has('mute')).toBe(false); // it cannot answer MCP, so it is not asked
-    expect(seeker.getAvailableTools()).toEqual([
+    expect(seeker.discovery.available()).toEqual([
       { participantId: 'calc', name: 'add', description: 'Adds', inputSchema: { type: 'object' }, security: { risk_level: 'safe', source: 'security' } },
     ]);
   });
@@ -66,18 +66,18 @@ describe('MEWParticipant tool discovery', () => {
   it('discovers a participant that joins later, and forgets its tools when it leaves', async () => {
     const seeker = await participants.connect('seeker');
     const calc = await connectCalc();
-    await vi.waitFor(() => expect(seeker.getDiscoveryStatus().get('calc')?.state).toBe('completed'));
-    expect(seeker.getAvailableTools().map((t) => t.name)).toEqual(['add']);
+    await vi.waitFor(() => expect(seeker.discovery.status().get('calc')?.state).toBe('completed'));
+    expect(seeker.discovery.available().map((t) => t.name)).toEqual(['add']);
     calc.disconnect();
-    await vi.waitFor(() => expect(seeker.getAvailableTools()).toEqual([]));
-    expect(seeker.getDiscoveryStatus().has('calc')).toBe(false);
+    await vi.waitFor(() => expect(seeker.discovery.available()).toEqual([]));
+    expect(seeker.discovery.status().has('calc')).toBe(false);
   });
 
   it('retries a discovery that timed out, with backoff, and completes when an answer comes', async () => {
     const raw = await rawResponder((_request, n) => (n === 1 ? undefined : { result: { tools: [{ name: 'late_tool' }] } }));
     const seeker = await participants.connect('seeker', { discovery: QUICK });
-    expect(await seeker.waitForPendingDiscoveries(3000)).toBe(true);
-    expect(seeker.getDiscoveryStatus().get('raw')).toMatchObject({ state: 'completed', attempts: 2 });
+    expect(await seeker.discovery.waitForPending(3000)).toBe(true);
+    expect(seeker.discovery.status().get('raw')).toMatchObject({ state: 'completed', attempts: 2 });
     expect(raw.requests).toHaveLength(2);
     const gap = Date.parse(raw.requests[1].ts) - Date.parse(raw.requests[0].ts);
     expect(gap).toBeGreaterThanOrEqual(QUICK.timeoutMs + QUICK.retryBaseDelayMs - 20);
@@ -86,16 +86,16 @@ describe('MEWParticipant tool discovery', () => {
   it('marks a participant failed after the last attempt, having really sent each one', async () => {
     const raw = await rawResponder(() => undefined);
     const seeker = await participants.connect('seeker', { discovery: { ...QUICK, maxAttempts: 3 } });
-    expect(await seeker.waitForPendingDiscoveries(3000)).toBe(true);
-    expect(seeker.getDiscoveryStatus().get('raw')).toMatchObject({ state: 'failed', attempts: 3, error: expect.stringMatching(/timed out/) });
+    expect(await seeker.discovery.waitForPending(3000)).toBe(true);
+    expect(seeker.discovery.status().get('raw')).toMatchObject({ state: 'failed', attempts: 3, error: expect.stringMatching(/timed out/) });
     expect(raw.requests).toHaveLength(3);
   });
 
   it('takes "method not found" as no tools, without retrying', async () => {
     const raw = await rawResponder(() => ({ error: { code: -32601, message: 'method not found' } }));
     const seeker = await participants.connect('seeker', { discovery: QUICK });
-    expect(await seeker.waitForPendingDiscoveries(3000)).toBe(true);
-    expect(seeker.getDiscoveryStatus().get('raw')).toMatchObject({ state: 'no_tools', attempts: 1 });
+    expect(await seeker.discovery.waitForPending(3000)).toBe(true);
+    expect(seeker.discovery.status().get('raw')).toMatchObject({ state: 'no_tools', attempts: 1 });
     expect(raw.requests).toHaveLength(1);
   });
 
@@ -105,29 +105,29 @@ describe('MEWParticipant tool discovery', () => {
     calc.client.on('message', (e) => (e.kind === 'mcp/request' || e.kind === 'mcp/proposal') && asked.push(e.kind));
     const proposer = await participants.connect('proposer');
     await sleep(100);
-    expect(proposer.getDiscoveryStatus().size).toBe(0);
+    expect(proposer.discovery.status().size).toBe(0);
     expect(asked).toEqual([]);
   });
 
   it('serves cached tools until the TTL, then refreshes them in the background', async () => {
     const calc = await connectCalc();
     const seeker = await participants.connect('seeker', { discovery: { ...QUICK, ttlMs: 150 } });
-    await seeker.waitForPendingDiscoveries(3000);
-    calc.registerTool({ name: 'multiply', execute: () => 0 });
-    expect(seeker.getAvailableTools().map((t) => t.name)).toEqual(['add']); // fresh: from the cache
-    expect(seeker.hasDiscoveriesInProgress()).toBe(false);
+    await seeker.discovery.waitForPending(3000);
+    calc.tools.register({ name: 'multiply', execute: () => 0 });
+    expect(seeker.discovery.available().map((t) => t.name)).toEqual(['add']); // fresh: from the cache
+    expect(seeker.discovery.inProgress()).toBe(false);
     await sleep(200);
-    expect(seeker.getAvailableTools().map((t) => t.name)).toEqual(['add']); // stale: still served...
-    expect(seeker.hasDiscoveriesInProgress()).toBe(true); // ...while a refresh runs
-    await seeker.waitForPendingDiscoveries(3000);
-    expect(seeker.getAvailableTools().map((t) => t.name)).toEqual(['add', 'multiply']);
+    expect(seeker.discovery.available().map((t) => t.name)).toEqual(['add']); // stale: still served...
+    expect(seeker.discovery.inProgress()).toBe(true); // ...while a refresh runs
+    await seeker.discovery.waitForPending(3000);
+    expect(seeker.discovery.available().map((t) => t.name)).toEqual(['add', 'multiply']);
   });
 
   it('discoverTools fetches now, bypassing the cache', async () => {
     const calc = await connectCalc();
     const seeker = await participants.connect('seeker');
-    await seeker.waitForPendingDiscoveries(3000);
-    calc.registerTool({ name: 'multiply', execute: () => 0 });
-    expect((await seeker.discoverTools('calc')).map((t) => t.name)).toEqual(['add', 'multiply']);
+    await seeker.discovery.waitForPending(3000);
+    calc.tools.register({ name: 'multiply', execute: () => 0 });
+    expect((await seeker.discovery.discover('calc')).map((t) => t.name)).toEqual(['add', 'multiply']);
   });
 });

@@ -26,7 +26,7 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
   beforeEach(async () => {
     gw = await startTestGateway(spaceConfig('proposals', participantsConfig));
     calc = await participants.connect('calc');
-    calc.registerTool({ name: 'add', execute: ({ a, b }) => Number(a) + Number(b) });
+    calc.tools.register({ name: 'add', execute: ({ a, b }) => Number(a) + Number(b) });
     human = await participants.connect('human', { autoDiscovery: false });
     agent = await participants.connect('agent');
     await vi.waitFor(() => expect(human.participants.map((p) => p.id)).toContain('agent'));
@@ -53,7 +53,7 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
 
   it('falls back to mcp/proposal without mcp/request, and resolves when someone fulfils it', async () => {
     human.on('proposal', (p) => {
-      if (p.status === 'pending') void human.fulfilProposal(p.envelope.id);
+      if (p.status === 'pending') void human.proposals.fulfil(p.envelope.id).outcome;
     });
     const fulfilments = recordEvents(calc.client, 'mcp/request');
     expect(agent.canSend('mcp/request', ADD)).toBe(false);
@@ -63,19 +63,19 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
     expect(proposal).toMatchObject({ from: 'agent', to: ['calc'], payload: { method: 'tools/call', params: ADD.params } });
     expect(fulfilments).toHaveLength(1);
     expect(fulfilments[0]).toMatchObject({ from: 'human', to: ['calc'], correlation_id: [proposal.id] });
-    expect(human.getPendingProposals()).toEqual([]);
+    expect(human.proposals.pending()).toEqual([]);
   });
 
   it('lets the fulfiller edit the call before approving it', async () => {
     human.on('proposal', (p) => {
-      if (p.status === 'pending') void human.fulfilProposal(p.envelope.id, { call: { method: 'tools/call', params: { name: 'add', arguments: { a: 40, b: 2 } } } });
+      if (p.status === 'pending') void human.proposals.fulfil(p.envelope.id, { call: { method: 'tools/call', params: { name: 'add', arguments: { a: 40, b: 2 } } } }).outcome;
     });
     expect(await agent.mcpRequest('calc', ADD, 5000)).toEqual({ content: [{ type: 'text', text: '42' }] });
   });
 
   it('fails fast on mcp/reject with the rejecter and reason', async () => {
     human.on('proposal', (p) => {
-      if (p.status === 'pending') human.rejectProposal(p.envelope.id, 'unsafe');
+      if (p.status === 'pending') human.proposals.reject(p.envelope.id, 'unsafe');
     });
     const started = Date.now();
     const error = await rejectionOf(agent.mcpRequest('calc', ADD, 10_000));
@@ -99,8 +99,8 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
     const proposal = await pending;
     mallory.send({ id: 'forged-withdraw', kind: 'mcp/withdraw', correlation_id: [proposal.envelope.id], payload: { reason: 'no_longer_needed' } });
     await nextEvent(human.client, 'mcp/withdraw', (e) => e.id === 'forged-withdraw');
-    expect(human.getPendingProposals().map((p) => p.envelope.id)).toEqual([proposal.envelope.id]);
-    await human.fulfilProposal(proposal.envelope.id);
+    expect(human.proposals.pending().map((p) => p.envelope.id)).toEqual([proposal.envelope.id]);
+    await human.proposals.fulfil(proposal.envelope.id).outcome;
     expect(await result).toEqual({ content: [{ type: 'text', text: '3' }] });
   });
 
@@ -139,8 +139,8 @@ describe('MEWParticipant.mcpRequest: gateway refusals', () => {
     );
     flooder = await joinAs(gw, tokenOf('calc'), 'space=strict');
     const direct = await participants.connect('direct', { autoDiscovery: false });
-    direct.chat('one');
-    direct.chat('two'); // the burst is spent
+    direct.chat.send('one');
+    direct.chat.send('two'); // the burst is spent
     const started = Date.now();
     const error = await rejectionOf(direct.mcpRequest('calc', ADD, 10_000));
     expect(error).toBeInstanceOf(GatewayRefusalError);

@@ -25,7 +25,7 @@ describe('MEWParticipant reasoning sequences', () => {
   });
 
   it('sends start (correlated), thoughts and a conclusion in the start’s context, then nothing more', async () => {
-    const reasoning = agent.startReasoning({ message: 'Analysing', correlatedTo: 'req-1' });
+    const reasoning = agent.reasoning.start({ message: 'Analysing', correlatedTo: 'req-1' });
     expect(reasoning.thought('first')).toBe(true);
     expect(reasoning.conclude('done')).toBe(true);
     expect(reasoning.thought('too late')).toBe(false);
@@ -34,13 +34,13 @@ describe('MEWParticipant reasoning sequences', () => {
     expect(start).toMatchObject({ id: reasoning.id, correlation_id: ['req-1'], payload: { message: 'Analysing' } });
     expect(await supervisor.kind('reasoning/thought')).toMatchObject({ context: reasoning.id, payload: { message: 'first' } });
     expect(await supervisor.kind('reasoning/conclusion')).toMatchObject({ context: reasoning.id, payload: { message: 'done' } });
-    agent.chat('marker');
+    agent.chat.send('marker');
     await supervisor.kind('chat');
     expect(supervisor.received.some((f) => f.kind === 'reasoning/thought')).toBe(false);
   });
 
   it('stops when another participant cancels it: onCancel fires and further thoughts are no-ops', async () => {
-    const reasoning = agent.startReasoning();
+    const reasoning = agent.reasoning.start();
     const onCancel = vi.fn();
     reasoning.onCancel(onCancel);
     const cancelled = nextEvent(agent.client, 'reasoning/cancel');
@@ -53,7 +53,7 @@ describe('MEWParticipant reasoning sequences', () => {
   });
 
   it('ignores a cancel for another context', async () => {
-    const reasoning = agent.startReasoning();
+    const reasoning = agent.reasoning.start();
     const seen = nextEvent(agent.client, 'reasoning/cancel');
     supervisor.send({ kind: 'reasoning/cancel', context: 'some-other-start', payload: {} });
     await seen;
@@ -62,7 +62,7 @@ describe('MEWParticipant reasoning sequences', () => {
   });
 
   it('cancels itself with reasoning/cancel in its context', async () => {
-    const reasoning = agent.startReasoning();
+    const reasoning = agent.reasoning.start();
     expect(reasoning.cancel('timeout')).toBe(true);
     expect(await supervisor.kind('reasoning/cancel')).toMatchObject({ from: 'agent', context: reasoning.id, payload: { reason: 'timeout' } });
     expect(reasoning.cancellation).toEqual({ by: 'agent', reason: 'timeout' });

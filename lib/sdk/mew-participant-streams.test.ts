@@ -32,12 +32,12 @@ describe('MEWParticipant streams', () => {
 
   it('requests a stream, writes text and binary frames others receive, and closes it', async () => {
     const seenOpen = nextEvent(watcher, 'streams', (list) => list.length === 1);
-    const stream = await owner.requestStream({ direction: 'upload', encoding: 'text', description: 'log' });
+    const stream = await owner.streams.request({ direction: 'upload', encoding: 'text', description: 'log' });
     expect(stream.info).toMatchObject({ owner: 'owner', authorized_writers: ['owner'], direction: 'upload', description: 'log' });
     expect((await seenOpen)[0].stream_id).toBe(stream.info.stream_id);
 
     const frames: StreamData[] = [];
-    watcher.onStreamData(stream.info.stream_id, (frame) => frames.push(frame));
+    watcher.streams.onData(stream.info.stream_id, (frame) => frames.push(frame));
     expect(stream.write('line 1')).toBe(true);
     expect(stream.write(new Uint8Array([0, 1, 255]))).toBe(true);
     await expect.poll(() => frames.length).toBe(2);
@@ -49,17 +49,17 @@ describe('MEWParticipant streams', () => {
     const seenClose = nextEvent(watcher, 'streams', (list) => list.length === 0);
     stream.close();
     await seenClose;
-    expect(owner.getActiveStreams()).toEqual([]);
+    expect(owner.streams.active()).toEqual([]);
   });
 
   it('lists streams opened before it joined, from its welcome', async () => {
-    const stream = await owner.requestStream({ direction: 'download' });
+    const stream = await owner.streams.request({ direction: 'download' });
     const late = await participants.connect('watcher');
-    expect(late.getActiveStreams()).toMatchObject([{ stream_id: stream.info.stream_id, owner: 'owner', direction: 'download' }]);
+    expect(late.streams.active()).toMatchObject([{ stream_id: stream.info.stream_id, owner: 'owner', direction: 'download' }]);
   });
 
   it('fails fast when the gateway refuses the stream request', async () => {
-    const error = await rejectionOf(owner.requestStream({ direction: 'upload', target: ['nobody'] }));
+    const error = await rejectionOf(owner.streams.request({ direction: 'upload', target: ['nobody'] }));
     expect(error).toBeInstanceOf(GatewayRefusalError);
     expect(error.code).toBe('unknown_participant');
   });
@@ -68,7 +68,7 @@ describe('MEWParticipant streams', () => {
     const frames = recordEvents(watcher.client, 'stream/data');
     const thoughts = recordEvents(watcher.client, 'reasoning/thought');
     const opened = nextEvent(watcher, 'streams', (list) => list.length === 1);
-    const reasoning = owner.startReasoning({ message: 'planning', mirrorToStream: true });
+    const reasoning = owner.reasoning.start({ message: 'planning', mirrorToStream: true });
     reasoning.thought('step 1'); // before the stream/open arrives: buffered, then flushed into the stream
     const [info] = await opened;
     expect(info.description).toBe(`reasoning ${reasoning.id}`);

@@ -24,8 +24,8 @@ describe('MEWParticipant telemetry', () => {
 
   it('reports proactively once at the soft limit and re-arms only below the hysteresis ratio', async () => {
     const agent = await participants.connect('agent', { telemetry: { maxTokens: 1000 } });
-    for (const tokens of [850, 900, 950, 850, 910, 700, 920]) agent.recordContextUsage({ tokens, messages: tokens / 10 });
-    agent.chat('marker'); // everything the agent sent before it has arrived once the marker has
+    for (const tokens of [850, 900, 950, 850, 910, 700, 920]) agent.telemetry.record({ tokens, messages: tokens / 10 });
+    agent.chat.send('marker'); // everything the agent sent before it has arrived once the marker has
     await watcher.next((f) => f.kind === 'chat' && f.payload.text === 'marker');
     const reports = watcher.received.filter((f) => f.kind === 'participant/status');
     expect(reports.map((f) => f.payload)).toEqual([
@@ -36,25 +36,25 @@ describe('MEWParticipant telemetry', () => {
 
   it('honours a custom soft limit and re-arm ratio', async () => {
     const agent = await participants.connect('agent', { telemetry: { maxTokens: 100, softLimitRatio: 0.5, rearmRatio: 0.4 } });
-    for (const tokens of [49, 50, 45, 55, 39, 60]) agent.recordContextUsage({ tokens });
-    agent.chat('marker');
+    for (const tokens of [49, 50, 45, 55, 39, 60]) agent.telemetry.record({ tokens });
+    agent.chat.send('marker');
     await watcher.next((f) => f.kind === 'chat' && f.payload.text === 'marker');
     expect(watcher.received.filter((f) => f.kind === 'participant/status').map((f) => f.payload.tokens)).toEqual([50, 60]);
   });
 
   it('builds status payloads that always carry messages_in_context', () => {
     const agent = new MEWParticipant({ gateway: 'ws://127.0.0.1:1/ws', space: 'telemetry', token: 't' });
-    expect(agent.buildStatusPayload()).toEqual({ messages_in_context: 0, tokens: 0 });
-    agent.recordContextUsage({ tokens: 12_345, maxTokens: 20_000, messages: 128, latencyMs: 350 });
-    expect(agent.buildStatusPayload('thinking')).toEqual({ tokens: 12_345, max_tokens: 20_000, messages_in_context: 128, latency_ms: 350, status: 'thinking' });
-    agent.recordContextUsage({ tokens: 100 }); // omitted fields keep their values
-    expect(agent.buildStatusPayload()).toMatchObject({ tokens: 100, messages_in_context: 128 });
+    expect(agent.telemetry.statusPayload()).toEqual({ messages_in_context: 0, tokens: 0 });
+    agent.telemetry.record({ tokens: 12_345, maxTokens: 20_000, messages: 128, latencyMs: 350 });
+    expect(agent.telemetry.statusPayload('thinking')).toEqual({ tokens: 12_345, max_tokens: 20_000, messages_in_context: 128, latency_ms: 350, status: 'thinking' });
+    agent.telemetry.record({ tokens: 100 }); // omitted fields keep their values
+    expect(agent.telemetry.statusPayload()).toMatchObject({ tokens: 100, messages_in_context: 128 });
   });
 
   it('reportStatus broadcasts the payload, correlated when asked', async () => {
     const agent = await participants.connect('agent', { telemetry: { maxTokens: 500 } });
-    agent.recordContextUsage({ tokens: 10, messages: 2 });
-    const sent = agent.reportStatus({ status: 'idle', correlationId: ['why'] });
+    agent.telemetry.record({ tokens: 10, messages: 2 });
+    const sent = agent.telemetry.report({ status: 'idle', correlationId: ['why'] });
     expect(await watcher.kind('participant/status')).toMatchObject({
       id: sent.id,
       from: 'agent',

@@ -20,7 +20,7 @@ describe('MEWParticipant serving its tools and resources', () => {
   beforeEach(async () => {
     gw = await startTestGateway(config);
     calc = await participants.connect('calc');
-    calc.registerTool({
+    calc.tools.register({
       name: 'add',
       description: 'Adds two numbers',
       inputSchema: {
@@ -32,20 +32,20 @@ describe('MEWParticipant serving its tools and resources', () => {
       security: { risk_level: 'safe', side_effects: [] },
       execute: ({ a, b }) => Number(a) + Number(b),
     });
-    calc.registerTool({
+    calc.tools.register({
       name: 'delete_everything',
       security: { risk_level: 'dangerous', confirmation_required: true, side_effects: ['filesystem'] },
       execute: () => {
         throw new Error('refusing to delete everything');
       },
     });
-    calc.registerTool({
+    calc.tools.register({
       name: 'read_secret',
       execute: () => {
         throw new McpError(-32010, 'outside the sandbox', { path: '../secret' });
       },
     });
-    calc.registerResource({ uri: 'memo://notes', name: 'Notes', mimeType: 'text/plain', read: () => 'buy milk' });
+    calc.tools.registerResource({ uri: 'memo://notes', name: 'Notes', mimeType: 'text/plain', read: () => 'buy milk' });
     caller = await joinAs(gw, tokenOf('caller'), 'space=tools');
   });
   afterEach(async () => {
@@ -97,7 +97,7 @@ describe('MEWParticipant serving its tools and resources', () => {
 
   it('enforces the whole input schema: pattern, oneOf, $ref/$defs, const, minItems', async () => {
     const runs: unknown[] = [];
-    calc.registerTool({
+    calc.tools.register({
       name: 'release',
       inputSchema: RELEASE_SCHEMA,
       execute: (args) => (runs.push(args), 'released'),

@@ -10,8 +10,8 @@ import {
   type ParticipantCompactDonePayload,
   type ParticipantCompactPayload,
   type ParticipantForgetPayload,
+  type Kind,
   type ParticipantStatusPayload,
-  type StreamRequestPayload,
 } from '../protocol';
 import { ChatQueue } from './chat-queue';
 import { ContextTelemetry, type ContextUsage, type TelemetryOptions } from './context-telemetry';
@@ -25,8 +25,23 @@ import { ProposalTracker, type TrackedProposal } from './proposal-tracker';
 import { ReasoningSession, type ReasoningHandle } from './reasoning-session';
 import { compileCapabilitiesSafely } from './safe-capabilities';
 import { DEFAULT_REQUEST_TIMEOUT_MS, DISCOVERY_STAGGER_MS, STREAM_OPEN_TIMEOUT_MS } from './sdk-defaults';
-import { CapabilityDeniedError, ConnectionClosedError, MewSdkError } from './sdk-errors';
-import type { StreamData } from '../protocol';
+import type { McpCall } from './mcp-call';
+import type {
+  Decision,
+  FulfilOptions,
+  MewStream,
+  ParticipantChat,
+  ParticipantControls,
+  ParticipantDiscovery,
+  ParticipantProposals,
+  ParticipantReasoning,
+  ParticipantStreams,
+  ParticipantTelemetry,
+  ParticipantTools,
+  ReasoningOptions,
+} from './participant-namespaces';
+import { ReplyWaiter, type AwaitOptions } from './reply-waiter';
+import { CapabilityDeniedError, ConnectionClosedError, GatewayRefusalError, MewSdkError } from './sdk-errors';
 import { StreamRegistry, type StreamInfo } from './stream-registry';
 import { ToolDiscovery, type DiscoveredTool, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
 
@@ -85,27 +100,6 @@ export type ParticipantEvents = {
   error: Error;
 };
 
-/** A stream I can write to and close (mine, or one that lists me as a writer). */
-export interface MewStream {
-  readonly info: StreamInfo;
-  /** Sends one `#id#data` frame; false while disconnected. */
-  write(data: string | Uint8Array): boolean;
-  /** Sends `stream/close`. */
-  close(reason?: string): SentEnvelope;
-}
-
-export interface ReasoningOptions {
-  /** `reasoning/start`'s `message`. */
-  message?: string;
-  /** Id(s) of what prompted the reasoning (the request or chat being answered). */
-  correlatedTo?: string | string[];
-  /** Also mirror thoughts into a stream, one `{"message"}` JSON object per frame (requested now; thoughts before it opens are flushed into it). */
-  mirrorToStream?: boolean;
-}
-
-/** What `mcpRequest` sends: an MCP method and its params; `jsonrpc` and `id` are filled in. */
-export type McpCall = Pick<McpRequestPayload, 'method' | 'params'> & Partial<McpRequestPayload>;
-
 const TOOLS_LIST: McpCall = { method: 'tools/list', params: {} };
 // Representative payloads for asking "may this participant answer MCP?" and "may I ask for its tools?".
 const SAMPLE_MCP_RESPONSE = { jsonrpc: '2.0', id: 0, result: {} };
@@ -137,20 +131,87 @@ export class MEWParticipant {
   private readonly server = new LocalMcpServer();
   private readonly peers = new PeerDirectory();
   private readonly requests = new McpRequestTracker();
-  private readonly proposals = new ProposalTracker();
-  private readonly chats = new ChatQueue();
-  private readonly pauseState = new PauseState();
-  private readonly streams = new StreamRegistry();
-  private readonly reasoning = new Map<string, ReasoningSession>();
-  private readonly discovery: ToolDiscovery;
-  private readonly telemetry: ContextTelemetry;
+  private readonly replies = new ReplyWaiter();
+  private readonly proposalTracker = new ProposalTracker();
+  private readonly chatQueue = new ChatQueue();
+  private readonly ownPause = new PauseState();
+  private readonly streamRegistry = new StreamRegistry();
+  private readonly reasoningSessions = new Map<string, ReasoningSession>();
+  private readonly toolDiscovery: ToolDiscovery;
+  private readonly contextTelemetry: ContextTelemetry;
   private compiled: CompiledCapabilities = compileCapabilitiesSafely([]);
   private nextJsonRpcId = 1;
 
+  /** The tools and resources I serve. */
+  readonly tools: ParticipantTools = {
+    register: (tool) => this.server.registerTool(tool),
+    registerResource: (resource) => this.server.registerResource(resource),
+  };
+
+  /** Others' tools, discovered with `tools/list`. */
+  readonly discovery: ParticipantDiscovery = {
+    discover: (participantId) => this.toolDiscovery.discover(participantId, { force: true }),
+    available: () => this.toolDiscovery.availableTools(),
+    status: () => this.toolDiscovery.allStatuses(),
+    inProgress: () => this.toolDiscovery.inProgress(),
+    waitForPending: (maxWaitMs) => this.toolDiscovery.waitForPending(maxWaitMs),
+  };
+
+  /** Others' proposals and my decisions on them. */
+  readonly proposals: ParticipantProposals = {
+    fulfil: (proposalId, options = {}) => this.fulfil(proposalId, options),
+    reject: (proposalId, reason = 'disagree', explanation) => this.reject(proposalId, reason, explanation),
+    pending: () => this.proposalTracker.pending(),
+    get: (proposalId) => this.proposalTracker.get(proposalId),
+  };
+
+  /** Chat and the acknowledgement queue. */
+  readonly chat: ParticipantChat = {
+    send: (text, to, options = {}) =>
+      this.send({
+        kind: 'chat',
+        ...(to !== undefined && { to: toArray(to) }),
+        ...(options.correlationId && { correlation_id: options.correlationId }),
+        payload: { text, ...(options.format && { format: options.format }) },
+      }),
+    pending: () => this.chatQueue.list(),
+    acknowledge: (chatId, status = 'received') => this.closeChat(chatId, 'chat/acknowledge', { status }),
+    cancel: (chatId, reason) => this.closeChat(chatId, 'chat/cancel', reason === undefined ? {} : { reason }),
+  };
+
+  /** My context telemetry, and others' on request. */
+  readonly telemetry: ParticipantTelemetry = {
+    record: (usage) => {
+      if (this.contextTelemetry.record(usage)) this.reportStatusQuietly('near_limit');
+    },
+    statusPayload: (status) => this.contextTelemetry.buildStatusPayload(status),
+    report: (options = {}) => this.send(this.statusEnvelope(options.status, options.correlationId)),
+    request: (target, fields) => this.send({ kind: 'participant/request-status', to: [target], payload: fields ? { fields } : {} }),
+  };
+
+  /** Controls addressed to me. */
+  readonly controls: ParticipantControls = pauseView(this.ownPause);
+
+  /** Reasoning sequences. */
+  readonly reasoning: ParticipantReasoning = { start: (options = {}) => this.startReasoning(options) };
+
+  /** Data streams. */
+  readonly streams: ParticipantStreams = {
+    request: async (payload, options = {}) => {
+      const sent = this.send({ kind: 'stream/request', ...(options.correlationId && { correlation_id: options.correlationId }), payload });
+      return this.streamHandle(await this.streamRegistry.awaitOpen(sent.id, options.timeoutMs ?? STREAM_OPEN_TIMEOUT_MS));
+    },
+    active: () => this.streamRegistry.list(),
+    onData: (streamId, listener) =>
+      this.client.on('stream/data', (frame) => {
+        if (frame.streamId === streamId) listener(frame);
+      }),
+  };
+
   constructor(private readonly options: MEWParticipantOptions) {
     this.client = new MEWClient(options);
-    this.telemetry = new ContextTelemetry(options.telemetry);
-    this.discovery = new ToolDiscovery(
+    this.contextTelemetry = new ContextTelemetry(options.telemetry);
+    this.toolDiscovery = new ToolDiscovery(
       (participantId, timeoutMs) => this.request(participantId, TOOLS_LIST, timeoutMs, false),
       options.discovery,
       (participantId, status) => this.hub.emit('discovery', { participantId, status }),
@@ -240,30 +301,26 @@ export class MEWParticipant {
    * participant.send({ kind: 'chat', payload: { text: 'hi' } });
    */
   send(envelope: OutgoingEnvelope): SentEnvelope {
-    this.pauseState.assertMaySend(envelope.kind);
+    this.ownPause.assertMaySend(envelope.kind);
     return this.client.send(envelope);
   }
 
-  // ── Tools and resources I serve ──────────────────────────────────────────────────────────────────────
-
   /**
-   * Serves a tool through `tools/list` and `tools/call` (arguments validated against `inputSchema`).
+   * Sends an envelope and waits for what becomes of it: the first reply of `replyKinds` correlated to it (from
+   * `from`, when given), or with no reply kinds its echo, which means the gateway accepted and routed it. Rejects
+   * with `GatewayRefusalError` when the gateway refuses it, `RequestTimeoutError` after `timeoutMs`. Throws at once
+   * what `send` throws (paused, invalid, queue full).
    *
    * @example
-   * participant.registerTool({ name: 'echo', security: { risk_level: 'safe' }, execute: ({ text }) => String(text) });
+   * const { envelope, reply } = participant.sendAndAwait(
+   *   { kind: 'space/invite', payload: { participant_id: 'guest' } },
+   *   { replyKinds: ['space/invite-ack'], timeoutMs: 10_000 },
+   * );
+   * const token = (await reply).payload.token;
    */
-  registerTool(tool: ToolDefinition): void {
-    this.server.registerTool(tool);
-  }
-
-  /**
-   * Serves a resource through `resources/list` and `resources/read`.
-   *
-   * @example
-   * participant.registerResource({ uri: 'memo://notes', name: 'Notes', mimeType: 'text/plain', read: () => notes });
-   */
-  registerResource(resource: ResourceDefinition): void {
-    this.server.registerResource(resource);
+  sendAndAwait<K extends Kind>(envelope: OutgoingEnvelope, options: AwaitOptions<K>): { envelope: SentEnvelope; reply: Promise<Envelope<K>> } {
+    const sent = this.send(envelope);
+    return { envelope: sent, reply: this.replies.wait(sent.id, options) };
   }
 
   // ── Calling others ───────────────────────────────────────────────────────────────────────────────────
@@ -282,290 +339,26 @@ export class MEWParticipant {
     return this.request(target, call, timeoutMs, true);
   }
 
-  /**
-   * Fulfils someone's pending proposal: sends its payload (or an edited one) as an `mcp/request` to the
-   * proposal's targets, correlated to the proposal, and resolves with the result.
-   *
-   * @example
-   * participant.on('proposal', (p) => p.status === 'pending' && participant.fulfilProposal(p.envelope.id));
-   */
-  async fulfilProposal(proposalId: string, options: { call?: McpCall; timeoutMs?: number } = {}): Promise<unknown> {
-    const proposal = this.pendingProposal(proposalId);
-    const to = proposal.envelope.to;
-    if (!to?.length) throw new MewSdkError(`proposal ${proposalId} names no target to send the request to`);
-    const body = this.jsonRpc(options.call ?? (proposal.envelope.payload as McpCall));
-    if (!this.canSend('mcp/request', body)) throw new CapabilityDeniedError('mcp/request');
-    return this.sendTracked('mcp/request', to, body, options.timeoutMs ?? this.requestTimeoutMs, [proposalId]);
-  }
-
-  /**
-   * Declines someone's pending proposal with `mcp/reject` (addressed to the proposer).
-   *
-   * @example
-   * participant.rejectProposal(proposal.envelope.id, 'unsafe');
-   */
-  rejectProposal(proposalId: string, reason = 'disagree'): SentEnvelope {
-    const proposal = this.pendingProposal(proposalId);
-    return this.send({ kind: 'mcp/reject', to: [proposal.envelope.from], correlation_id: [proposalId], payload: { reason } });
-  }
-
-  /**
-   * Others' proposals still waiting for a decision.
-   *
-   * @example
-   * for (const p of participant.getPendingProposals()) console.log(p.envelope.from, p.envelope.payload.method);
-   */
-  getPendingProposals(): TrackedProposal[] {
-    return this.proposals.pending();
-  }
-
-  // ── Discovery ────────────────────────────────────────────────────────────────────────────────────────
-
-  /**
-   * Fetches a participant's tools now (`tools/list`, retried with backoff), bypassing the cache.
-   *
-   * @example
-   * const tools = await participant.discoverTools('calc');
-   */
-  discoverTools(participantId: string): Promise<DiscoveredTool[]> {
-    return this.discovery.discover(participantId, { force: true });
-  }
-
-  /**
-   * Every tool discovered so far, attributed to its participant (stale entries refresh in the background).
-   *
-   * @example
-   * participant.getAvailableTools().map((t) => `${t.participantId}/${t.name}`);
-   */
-  getAvailableTools(): DiscoveredTool[] {
-    return this.discovery.availableTools();
-  }
-
-  /**
-   * Discovery state per participant (`not_started`, `in_progress`, `completed`, `failed`, `no_tools`).
-   *
-   * @example
-   * participant.getDiscoveryStatus().get('calc')?.state;
-   */
-  getDiscoveryStatus(): Map<string, DiscoveryStatus> {
-    return this.discovery.allStatuses();
-  }
-
-  /**
-   * Whether a discovery is running or scheduled.
-   *
-   * @example
-   * if (participant.hasDiscoveriesInProgress()) await participant.waitForPendingDiscoveries(5000);
-   */
-  hasDiscoveriesInProgress(): boolean {
-    return this.discovery.inProgress();
-  }
-
-  /**
-   * Waits until no discovery is in progress, at most `maxWaitMs`; true if they all finished.
-   *
-   * @example
-   * await participant.waitForPendingDiscoveries(5000);
-   */
-  waitForPendingDiscoveries(maxWaitMs: number): Promise<boolean> {
-    return this.discovery.waitForPending(maxWaitMs);
-  }
-
-  // ── Chat ─────────────────────────────────────────────────────────────────────────────────────────────
-
-  /**
-   * Sends a chat message, to everyone or to the named participants.
-   *
-   * @example
-   * participant.chat('Done: 3 files changed', 'alice');
-   */
-  chat(text: string, to?: string | string[], options: { format?: 'plain' | 'markdown'; correlationId?: string[] } = {}): SentEnvelope {
-    return this.send({
-      kind: 'chat',
-      ...(to !== undefined && { to: toArray(to) }),
-      ...(options.correlationId && { correlation_id: options.correlationId }),
-      payload: { text, ...(options.format && { format: options.format }) },
-    });
-  }
-
-  /**
-   * Chats addressed to me awaiting acknowledgement, oldest first.
-   *
-   * @example
-   * participant.getPendingChats().forEach((chat) => participant.acknowledgeChat(chat.id));
-   */
-  getPendingChats(): Envelope<'chat'>[] {
-    return this.chats.list();
-  }
-
-  /**
-   * Acknowledges a chat (`chat/acknowledge` to its sender) and takes it off my queue.
-   *
-   * @example
-   * participant.acknowledgeChat(chat.id, 'read');
-   */
-  acknowledgeChat(chatId: string, status = 'received'): SentEnvelope {
-    return this.closeChat(chatId, 'chat/acknowledge', { status });
-  }
-
-  /**
-   * Says a chat no longer needs attention (`chat/cancel`), taking it off my queue if it was there.
-   *
-   * @example
-   * participant.cancelChat(chat.id, 'handled_elsewhere');
-   */
-  cancelChat(chatId: string, reason?: string): SentEnvelope {
-    return this.closeChat(chatId, 'chat/cancel', reason === undefined ? {} : { reason });
-  }
-
-  // ── Telemetry ────────────────────────────────────────────────────────────────────────────────────────
-
-  /**
-   * Records my current context usage. Crossing the soft limit (90% of `max_tokens` by default) sends one
-   * proactive `participant/status`; the next needs usage to fall below the re-arm ratio (80%) first.
-   *
-   * @example
-   * participant.recordContextUsage({ tokens: 18_500, messages: 42 });
-   */
-  recordContextUsage(usage: ContextUsage): void {
-    if (this.telemetry.record(usage)) this.reportStatusQuietly('near_limit');
-  }
-
-  /**
-   * A `participant/status` payload from the current telemetry (always with `messages_in_context`).
-   *
-   * @example
-   * participant.buildStatusPayload('idle'); // { messages_in_context: 42, tokens: 18500, max_tokens: 20000, status: 'idle' }
-   */
-  buildStatusPayload(status?: string): ParticipantStatusPayload {
-    return this.telemetry.buildStatusPayload(status);
-  }
-
-  /**
-   * Broadcasts my status (`participant/status`), optionally correlated to what asked for it.
-   *
-   * @example
-   * participant.reportStatus({ status: 'idle' });
-   */
-  reportStatus(options: { status?: string; correlationId?: string[] } = {}): SentEnvelope {
-    return this.send(this.statusEnvelope(options.status, options.correlationId));
-  }
-
-  /**
-   * Asks another participant for its status (`participant/request-status`).
-   *
-   * @example
-   * participant.requestParticipantStatus('agent-1', ['tokens']);
-   */
-  requestParticipantStatus(target: string, fields?: string[]): SentEnvelope {
-    return this.send({ kind: 'participant/request-status', to: [target], payload: fields ? { fields } : {} });
-  }
-
-  /**
-   * My current pause, if any.
-   *
-   * @example
-   * if (participant.pause) console.log(`paused by ${participant.pause.by}`);
-   */
-  get pause(): PauseInfo | undefined {
-    return this.pauseState.current;
-  }
-
-  // ── Reasoning ────────────────────────────────────────────────────────────────────────────────────────
-
-  /**
-   * Starts a reasoning sequence (`reasoning/start`) and returns its handle (see `ReasoningHandle`).
-   *
-   * @example
-   * const reasoning = participant.startReasoning({ correlatedTo: chat.id, mirrorToStream: true });
-   * reasoning.thought('Looking up the weather');
-   * reasoning.conclude('22°C in Tokyo');
-   */
-  startReasoning(options: ReasoningOptions = {}): ReasoningHandle {
-    const start = this.send({
-      kind: 'reasoning/start',
-      ...(options.correlatedTo !== undefined && { correlation_id: toArray(options.correlatedTo) }),
-      payload: options.message === undefined ? {} : { message: options.message },
-    });
-    const session = new ReasoningSession(
-      start.id,
-      this.id ?? '',
-      (kind, payload) => this.send({ kind, context: start.id, payload } as OutgoingEnvelope),
-      () => this.reasoning.delete(start.id),
-      options.mirrorToStream,
-    );
-    this.reasoning.set(start.id, session);
-    if (options.mirrorToStream) {
-      this.requestStream({ direction: 'upload', encoding: 'text', description: `reasoning ${start.id}` }, { correlationId: [start.id] }).then(
-        (stream) => session.attachMirror({ write: (text) => stream.write(text), close: (reason) => this.closeQuietly(stream, reason) }),
-        (error) => {
-          session.dropMirror();
-          this.reportError(error);
-        },
-      );
-    }
-    return session;
-  }
-
-  // ── Streams ──────────────────────────────────────────────────────────────────────────────────────────
-
-  /**
-   * Asks the gateway for a stream (`stream/request`) and resolves once its `stream/open` arrives.
-   *
-   * @example
-   * const stream = await participant.requestStream({ direction: 'upload', encoding: 'text' });
-   * stream.write('line 1');
-   * stream.close();
-   */
-  async requestStream(
-    payload: StreamRequestPayload,
-    options: { correlationId?: string[]; timeoutMs?: number } = {},
-  ): Promise<MewStream> {
-    const sent = this.send({ kind: 'stream/request', ...(options.correlationId && { correlation_id: options.correlationId }), payload });
-    return this.streamHandle(await this.streams.awaitOpen(sent.id, options.timeoutMs ?? STREAM_OPEN_TIMEOUT_MS));
-  }
-
-  /**
-   * The streams open in the space (from the welcome, `stream/open` and `stream/close`).
-   *
-   * @example
-   * participant.getActiveStreams().map((s) => s.stream_id);
-   */
-  getActiveStreams(): StreamInfo[] {
-    return this.streams.list();
-  }
-
-  /**
-   * Subscribes to the frames of one stream.
-   *
-   * @example
-   * participant.onStreamData(stream.info.stream_id, ({ data }) => console.log(data));
-   */
-  onStreamData(streamId: string, listener: (data: StreamData) => void): Unsubscribe {
-    return this.client.on('stream/data', (frame) => {
-      if (frame.streamId === streamId) listener(frame);
-    });
-  }
-
   // ── Inbound ──────────────────────────────────────────────────────────────────────────────────────────
 
   private handleWelcome(welcome: Envelope<'system/welcome'>): void {
     // A fresh welcome (e.g. after a grant) replaces my capabilities wholesale: it is authoritative.
     this.compiled = compileCapabilitiesSafely(welcome.payload.you.capabilities);
     this.peers.replaceAll(welcome.payload.participants);
-    this.streams.replaceAll(welcome.payload.active_streams ?? []);
+    this.streamRegistry.replaceAll(welcome.payload.active_streams ?? []);
     this.hub.emit('capabilities', this.compiled.patterns);
-    this.hub.emit('streams', this.streams.list());
+    this.hub.emit('streams', this.streamRegistry.list());
     const staggerMs = this.options.discovery?.staggerMs ?? DISCOVERY_STAGGER_MS;
     this.peers.list().forEach((peer, index) => this.autoDiscover(peer.id, index * staggerMs));
   }
 
   private handleEnvelope(envelope: AnyEnvelope): void {
     const me = this.id;
+    this.replies.observe(envelope);
     this.requests.observe(envelope);
-    const proposal = this.proposals.observe(envelope, me);
+    const proposal = this.proposalTracker.observe(envelope, me);
     if (proposal) this.hub.emit('proposal', proposal);
-    if (this.streams.observe(envelope)) this.hub.emit('streams', this.streams.list());
+    if (this.streamRegistry.observe(envelope)) this.hub.emit('streams', this.streamRegistry.list());
     if (envelope.from === me) return;
     const addressedToMe = me !== undefined && (envelope.to?.includes(me) ?? false);
 
@@ -577,13 +370,13 @@ export class MEWParticipant {
         return;
       case 'chat':
         if (!addressedToMe) return;
-        this.chats.add(envelope);
-        return this.hub.emit('chat-queue', this.chats.list());
+        this.chatQueue.add(envelope);
+        return this.hub.emit('chat-queue', this.chatQueue.list());
       case 'chat/cancel': {
         // The sender no longer needs my attention on a chat it sent me; anyone else's cancel is not theirs to make.
-        const mine = (envelope.correlation_id ?? []).filter((ref) => this.chats.get(ref)?.from === envelope.from);
-        for (const ref of mine) this.chats.remove(ref);
-        if (mine.length > 0) this.hub.emit('chat-queue', this.chats.list());
+        const mine = (envelope.correlation_id ?? []).filter((ref) => this.chatQueue.get(ref)?.from === envelope.from);
+        for (const ref of mine) this.chatQueue.remove(ref);
+        if (mine.length > 0) this.hub.emit('chat-queue', this.chatQueue.list());
         return;
       }
       case 'capability/grant':
@@ -593,7 +386,7 @@ export class MEWParticipant {
       case 'capability/revoke':
         return this.peers.applyRevoke(envelope.payload);
       case 'reasoning/cancel':
-        if (envelope.context) this.reasoning.get(envelope.context)?.cancelledBy(envelope.from, envelope.payload.reason);
+        if (envelope.context) this.reasoningSessions.get(envelope.context)?.cancelledBy(envelope.from, envelope.payload.reason);
         return;
       default:
         if (addressedToMe && isParticipantControlKind(envelope.kind)) void this.handleControl(envelope);
@@ -609,7 +402,7 @@ export class MEWParticipant {
       this.autoDiscover(participant.id, 0);
     } else {
       this.peers.leave(participant.id);
-      this.discovery.forget(participant.id);
+      this.toolDiscovery.forget(participant.id);
       this.hub.emit('participant-leave', { id: participant.id });
     }
   }
@@ -618,8 +411,9 @@ export class MEWParticipant {
     if (change.status === 'error' || (change.status === 'disconnected' && !change.willReconnect)) {
       const error = new ConnectionClosedError(change.close?.code ?? CLOSE_CODES.normal, change.close?.reason ?? '');
       this.requests.rejectAll(error);
-      this.streams.rejectAll(error);
-      this.discovery.reset();
+      this.replies.rejectAll(error);
+      this.streamRegistry.rejectAll(error);
+      this.toolDiscovery.reset();
     }
   }
 
@@ -652,14 +446,14 @@ export class MEWParticipant {
       switch (envelope.kind) {
         case 'participant/pause': {
           const { reason, timeout_seconds } = envelope.payload;
-          this.pauseState.pause({ by: envelope.from, pauseId: envelope.id, ...(reason !== undefined && { reason }) }, timeout_seconds, () =>
+          this.ownPause.pause({ by: envelope.from, pauseId: envelope.id, ...(reason !== undefined && { reason }) }, timeout_seconds, () =>
             this.resumed(answering),
           );
-          this.hub.emit('pause', this.pauseState.current);
+          this.hub.emit('pause', this.ownPause.current);
           return this.reportStatusQuietly('paused', answering);
         }
         case 'participant/resume':
-          if (this.pauseState.resume()) this.resumed(answering);
+          if (this.ownPause.resume()) this.resumed(answering);
           return;
         case 'participant/request-status':
           return this.reportStatusQuietly(undefined, answering);
@@ -672,11 +466,11 @@ export class MEWParticipant {
           return this.reportStatusQuietly('compacted', answering);
         }
         case 'participant/clear':
-          this.telemetry.record((await hooks.onClear?.(envelope)) ?? { tokens: 0, messages: 0 });
+          this.contextTelemetry.record((await hooks.onClear?.(envelope)) ?? { tokens: 0, messages: 0 });
           return this.reportStatusQuietly('cleared', answering);
         case 'participant/restart':
-          for (const session of [...this.reasoning.values()]) session.cancel('restart');
-          for (const stream of this.streams.list()) if (stream.owner === this.id) this.closeQuietly(this.streamHandle(stream), 'restart');
+          for (const session of [...this.reasoningSessions.values()]) session.cancel('restart');
+          for (const stream of this.streamRegistry.list()) if (stream.owner === this.id) this.closeQuietly(this.streamHandle(stream), 'restart');
           return await hooks.onRestart?.(envelope);
         case 'participant/shutdown':
           await hooks.onShutdown?.(envelope);
@@ -698,6 +492,52 @@ export class MEWParticipant {
     this.sendQuietly({ kind: 'capability/grant-ack', to: [grant.from], correlation_id: [grant.id], payload });
   }
 
+  private fulfil(proposalId: string, options: FulfilOptions): Decision<unknown> {
+    const proposal = this.pendingProposal(proposalId);
+    const to = options.to ?? proposal.envelope.to;
+    if (!to?.length) throw new MewSdkError(`proposal ${proposalId} names no target to send the request to`);
+    const body = this.jsonRpc(options.call ?? (proposal.envelope.payload as McpCall));
+    if (!this.canSend('mcp/request', body)) throw new CapabilityDeniedError('mcp/request');
+    const { envelope, result } = this.sendTracked('mcp/request', to, body, options.timeoutMs ?? this.requestTimeoutMs, [proposalId]);
+    return { envelope, outcome: observed(result) };
+  }
+
+  private reject(proposalId: string, reason: string, explanation?: string): Decision<Envelope<'mcp/reject'>> {
+    const proposal = this.pendingProposal(proposalId);
+    const { envelope, reply } = this.sendAndAwait(
+      { kind: 'mcp/reject', to: [proposal.envelope.from], correlation_id: [proposalId], payload: { reason } },
+      { replyKinds: [], timeoutMs: this.requestTimeoutMs },
+    );
+    if (explanation) this.chat.send(explanation, proposal.envelope.from, { correlationId: [envelope.id] });
+    return { envelope, outcome: observed(reply as Promise<Envelope<'mcp/reject'>>) };
+  }
+
+  private startReasoning(options: ReasoningOptions): ReasoningHandle {
+    const start = this.send({
+      kind: 'reasoning/start',
+      ...(options.correlatedTo !== undefined && { correlation_id: toArray(options.correlatedTo) }),
+      payload: options.message === undefined ? {} : { message: options.message },
+    });
+    const session = new ReasoningSession(
+      start.id,
+      this.id ?? '',
+      (kind, payload) => this.send({ kind, context: start.id, payload } as OutgoingEnvelope),
+      () => this.reasoningSessions.delete(start.id),
+      options.mirrorToStream,
+    );
+    this.reasoningSessions.set(start.id, session);
+    if (options.mirrorToStream) {
+      this.streams.request({ direction: 'upload', encoding: 'text', description: `reasoning ${start.id}` }, { correlationId: [start.id] }).then(
+        (stream) => session.attachMirror({ write: (text) => stream.write(text), close: (reason) => this.closeQuietly(stream, reason) }),
+        (error) => {
+          session.dropMirror();
+          this.reportError(error);
+        },
+      );
+    }
+    return session;
+  }
+
   // ── Internals ────────────────────────────────────────────────────────────────────────────────────────
 
   private get requestTimeoutMs(): number {
@@ -708,28 +548,33 @@ export class MEWParticipant {
   private async request(target: string | string[], call: McpCall, timeoutMs: number, allowProposal: boolean): Promise<unknown> {
     const to = toArray(target);
     const body = this.jsonRpc(call);
-    if (this.canSend('mcp/request', body)) return this.sendTracked('mcp/request', to, body, timeoutMs);
+    if (this.canSend('mcp/request', body)) return this.sendTracked('mcp/request', to, body, timeoutMs).result;
     // Proposals carry the MCP call without JSON-RPC framing: the fulfiller makes the actual request.
     const { jsonrpc: _jsonrpc, id: _id, ...proposal } = body;
-    if (allowProposal && this.canSend('mcp/proposal', proposal)) return this.sendTracked('mcp/proposal', to, proposal, timeoutMs);
+    if (allowProposal && this.canSend('mcp/proposal', proposal)) return this.sendTracked('mcp/proposal', to, proposal, timeoutMs).result;
     throw new CapabilityDeniedError(allowProposal ? 'mcp/request or mcp/proposal' : 'mcp/request');
   }
 
+  /** Sends a request or proposal and follows it to its answer; a gateway refusal fails it at once. */
   private sendTracked(
     kind: 'mcp/request' | 'mcp/proposal',
     to: string[],
     payload: McpRequestPayload,
     timeoutMs: number,
     correlationId?: string[],
-  ): Promise<unknown> {
-    const sent = this.send({ kind, to, ...(correlationId && { correlation_id: correlationId }), payload });
-    const withdraw = () => this.sendQuietly({ kind: 'mcp/withdraw', correlation_id: [sent.id], payload: { reason: 'timeout' } });
-    return this.requests.track(sent.id, {
+  ): { envelope: SentEnvelope; result: Promise<unknown> } {
+    const { envelope, reply } = this.sendAndAwait({ kind, to, ...(correlationId && { correlation_id: correlationId }), payload }, { replyKinds: [], timeoutMs });
+    const withdraw = () => this.sendQuietly({ kind: 'mcp/withdraw', correlation_id: [envelope.id], payload: { reason: 'timeout' } });
+    const result = this.requests.track(envelope.id, {
       mode: kind === 'mcp/proposal' ? 'proposal' : 'request',
       targets: to,
       timeoutMs,
       ...(kind === 'mcp/proposal' && { onTimeout: withdraw }),
     });
+    reply.catch((error: unknown) => {
+      if (error instanceof GatewayRefusalError) this.requests.fail(envelope.id, error);
+    });
+    return { envelope, result };
   }
 
   private jsonRpc(call: McpCall): McpRequestPayload {
@@ -737,7 +582,7 @@ export class MEWParticipant {
   }
 
   private pendingProposal(proposalId: string): TrackedProposal {
-    const proposal = this.proposals.get(proposalId);
+    const proposal = this.proposalTracker.get(proposalId);
     if (proposal?.status !== 'pending') {
       throw new MewSdkError(proposal ? `proposal ${proposalId} is already ${proposal.status}` : `no proposal ${proposalId} is known`);
     }
@@ -748,13 +593,13 @@ export class MEWParticipant {
     if (this.options.autoDiscovery === false) return;
     if (!this.peers.allows(participantId, { kind: 'mcp/response', payload: SAMPLE_MCP_RESPONSE })) return;
     if (!this.canSend('mcp/request', SAMPLE_TOOLS_LIST_REQUEST)) return;
-    this.discovery.discover(participantId, { delayMs }).catch(() => undefined); // the failure is in its status
+    this.toolDiscovery.discover(participantId, { delayMs }).catch(() => undefined); // the failure is in its status
   }
 
   private closeChat(chatId: string, kind: 'chat/acknowledge' | 'chat/cancel', payload: Record<string, unknown>): SentEnvelope {
-    const chat = this.chats.get(chatId);
+    const chat = this.chatQueue.get(chatId);
     const sent = this.send({ kind, ...(chat && { to: [chat.from] }), correlation_id: [chatId], payload } as OutgoingEnvelope);
-    if (this.chats.remove(chatId)) this.hub.emit('chat-queue', this.chats.list());
+    if (this.chatQueue.remove(chatId)) this.hub.emit('chat-queue', this.chatQueue.list());
     return sent;
   }
 
@@ -772,7 +617,7 @@ export class MEWParticipant {
   }
 
   private recordIfGiven(usage: ContextUsage | void): void {
-    if (usage) this.telemetry.record(usage);
+    if (usage) this.contextTelemetry.record(usage);
   }
 
   /** A status report the SDK makes on its own: skipped when my capabilities do not allow it. */
@@ -785,7 +630,7 @@ export class MEWParticipant {
     return {
       kind: 'participant/status',
       ...(correlationId && { correlation_id: correlationId }),
-      payload: this.buildStatusPayload(status),
+      payload: this.contextTelemetry.buildStatusPayload(status),
     };
   }
 
@@ -809,6 +654,23 @@ export class MEWParticipant {
   private reportError(error: unknown): void {
     this.hub.emit('error', error instanceof Error ? error : new Error(String(error)));
   }
+}
+
+/**
+ * A decision's outcome is often not awaited (the decider watches the space instead): mark it handled so a refusal
+ * or timeout nobody asked about is not an unhandled rejection, while whoever awaits it still gets the error.
+ */
+function observed<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+function pauseView(pause: PauseState): ParticipantControls {
+  return {
+    get pause() {
+      return pause.current;
+    },
+  };
 }
 
 function toArray(value: string | string[]): string[] {

@@ -19,7 +19,7 @@ export interface ReasoningCancel {
  * `thought()` and simply check the result (or `cancelled`) to stop.
  *
  * @example
- * const reasoning = participant.startReasoning({ correlatedTo: request.id, message: 'Planning' });
+ * const reasoning = participant.reasoning.start({ correlatedTo: request.id, message: 'Planning' });
  * reasoning.onCancel(({ by }) => console.log('cancelled by', by));
  * if (!reasoning.thought('First, read the file')) return;
  * reasoning.conclude('The file is valid YAML');

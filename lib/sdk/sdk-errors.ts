@@ -63,7 +63,11 @@ export class CapabilityDeniedError extends MewSdkError {
 /** The gateway refused an envelope (`system/error` correlated to it). */
 export class GatewayRefusalError extends MewSdkError {
   readonly code: string;
-  constructor(readonly payload: SystemErrorPayload) {
+  constructor(
+    readonly payload: SystemErrorPayload,
+    /** The `system/error` envelope's id (UIs key their notice by it, so one refusal is one notice). */
+    readonly envelopeId?: string,
+  ) {
     super(`gateway refused the envelope: ${payload.error}${payload.message ? `: ${payload.message}` : ''}`);
     this.code = payload.error;
   }

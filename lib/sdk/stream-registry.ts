@@ -64,7 +64,7 @@ export class StreamRegistry {
         return id !== undefined && this.active.delete(id);
       }
       case 'system/error':
-        for (const ref of envelope.correlation_id ?? []) this.settle(ref, (p) => p.reject(new GatewayRefusalError(envelope.payload)));
+        for (const ref of envelope.correlation_id ?? []) this.settle(ref, (p) => p.reject(new GatewayRefusalError(envelope.payload, envelope.id)));
         return false;
       default:
         return false;
