@@ -1,15 +1,16 @@
 'use client';
 
-import { useRef } from 'react';
+import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { useSpace, type SpaceSession } from '@/components/session/space-session';
-import type { SentEnvelope } from '@/lib/sdk/mew-client';
-import type { LogEntry, SpaceState, SpaceStore } from '@/lib/store';
+import type { SpaceSession } from '@/components/session/space-session';
+import type { AnyEnvelope, Kind } from '@/lib/protocol';
+import type { OutgoingEnvelope } from '@/lib/sdk/mew-client';
+import { GatewayRefusalError } from '@/lib/sdk/sdk-errors';
 
 /** A gateway refusal of one of my envelopes (`system/error`, or an ack with `status: "rejected"`). */
 export interface Refusal {
   /** The refusing envelope's id (also the toast id, so the same refusal is never toasted twice). */
-  id: string;
+  id?: string;
   code: string;
   message?: string;
 }
@@ -20,33 +21,29 @@ export interface Outcome {
   accepted: boolean;
   refusal?: Refusal;
   /** The first correlated reply of the kinds asked for (an invite-ack, a grant-ack…). */
-  reply?: LogEntry;
+  reply?: AnyEnvelope;
 }
 
-const ERROR_KINDS = ['system/error'] as const;
-const NO_KINDS: readonly string[] = [];
-/** Long enough for a queued send to go out after a reconnect; after that nobody is waiting for a toast. */
+/** Something I sent, and the SDK's answers about it (`awaitReply`: the one place refusals are read). */
+export interface TrackedSend {
+  id: string;
+  /** Resolves with my echo; rejects with the gateway's refusal. */
+  accepted: Promise<AnyEnvelope>;
+  /** The reply of the kinds asked for, when some were. */
+  reply?: Promise<AnyEnvelope>;
+}
+
+/** Long enough for a queued send to go out after a reconnect; after that nobody is waiting for the answer. */
 const WATCH_MS = 120_000;
 
-/** The first envelope in the log that names `sentId` in its `correlation_id` and has one of `kinds`. O(replies). */
-export function correlatedReply(state: SpaceState, sentId: string, kinds: readonly string[]): LogEntry | undefined {
-  if (kinds.length === 0) return undefined;
-  for (const id of state.log.entries.childrenOf(sentId)) {
-    const entry = state.log.entries.get(id);
-    if (entry && kinds.includes(entry.envelope.kind)) return entry;
-  }
-  return undefined;
+function refusalOf(error: unknown): Refusal | undefined {
+  return error instanceof GatewayRefusalError ? { id: error.envelopeId, code: error.code, message: error.payload.message } : undefined;
 }
 
-function refusalOf(entry: LogEntry | undefined): Refusal | undefined {
-  if (!entry) return undefined;
-  const payload = (entry.envelope.payload ?? {}) as Record<string, unknown>;
-  if (entry.envelope.kind !== 'system/error' && payload.status !== 'rejected') return undefined;
-  return {
-    id: entry.envelope.id,
-    code: typeof payload.error === 'string' ? payload.error : 'refused',
-    message: typeof payload.message === 'string' ? payload.message : undefined,
-  };
+/** An ack that says no (`status: "rejected"`) is a refusal too. */
+function rejectingAck(reply: AnyEnvelope): Refusal | undefined {
+  const payload = (reply.payload ?? {}) as { status?: unknown; message?: unknown };
+  return payload.status === 'rejected' ? { id: reply.id, code: 'rejected', message: typeof payload.message === 'string' ? payload.message : undefined } : undefined;
 }
 
 /** "grant_exceeds_own_capabilities: you do not hold …" */
@@ -54,66 +51,74 @@ export function describeRefusal(refusal: Refusal): string {
   return refusal.message ? `${refusal.code}: ${refusal.message}` : refusal.code;
 }
 
-/**
- * The outcome of `sentId`, read from the store's log by correlation (O(1) per store change). Results are kept
- * once seen, because the log is a ring and will evict them.
- */
-export function useOutcome(sentId: string | undefined, replyKinds: readonly string[] = NO_KINDS): Outcome | undefined {
-  const error = useSpace((s) => (sentId ? correlatedReply(s, sentId, ERROR_KINDS) : undefined));
-  const echoed = useSpace((s) => (sentId ? s.log.entries.get(sentId) !== undefined : false));
-  const reply = useSpace((s) => (sentId ? correlatedReply(s, sentId, replyKinds) : undefined));
-  const kept = useRef<{ id?: string; accepted: boolean; error?: LogEntry; reply?: LogEntry }>({ accepted: false });
-  if (kept.current.id !== sentId) kept.current = { id: sentId, accepted: false };
-  // Idempotent updates only (safe if React renders twice).
-  if (echoed) kept.current.accepted = true;
-  if (error) kept.current.error = error;
-  if (reply) kept.current.reply = reply;
-  if (!sentId) return undefined;
-  const { accepted, error: e, reply: r } = kept.current;
-  return { accepted, refusal: refusalOf(e) ?? refusalOf(r), reply: r };
+/** The outcome of a tracked send as React state: sending → accepted (and replied) or refused. */
+export function useOutcome(tracked: TrackedSend | undefined): Outcome | undefined {
+  const [state, setState] = useState<{ id: string; outcome: Outcome }>();
+  useEffect(() => {
+    if (!tracked) return;
+    let live = true;
+    const update = (change: Partial<Outcome>) => {
+      if (!live) return;
+      setState((prev) => ({ id: tracked.id, outcome: { ...(prev?.id === tracked.id ? prev.outcome : { accepted: false }), ...change } }));
+    };
+    tracked.accepted.then(
+      () => update({ accepted: true }),
+      (error: unknown) => {
+        const refusal = refusalOf(error);
+        if (refusal) update({ refusal });
+      },
+    );
+    tracked.reply?.then(
+      (reply) => update({ reply, ...(rejectingAck(reply) && { refusal: rejectingAck(reply) }) }),
+      () => undefined, // a refusal already arrives through `accepted`
+    );
+    return () => {
+      live = false;
+    };
+  }, [tracked]);
+  if (!tracked) return undefined;
+  return state?.id === tracked.id ? state.outcome : { accepted: false };
 }
 
 export interface TrackOptions {
   /** Toasted when the gateway accepts it (my echo arrives). */
   success?: string;
-  /** Also toast a refusal carried by these reply kinds (an invite-ack with `status: "rejected"`). */
-  replyKinds?: readonly string[];
+  /** Also wait for a reply of these kinds (an invite-ack, a grant-ack); one that says `rejected` is toasted too. */
+  replyKinds?: readonly Kind[];
 }
 
 /**
- * Sends through the SDK and toasts the outcome: a local failure at once, a gateway refusal (correlated by id) or
- * the success message when the echo arrives. Watching is O(1) per store change and stops at the first outcome,
- * whatever happens to the component that sent it (a dialog closed meanwhile still gets its toast).
+ * Sends through the SDK and toasts the outcome: a local failure at once, a gateway refusal, or the success message
+ * when the gateway accepts it, whatever happens to the component that sent it (a dialog closed meanwhile still gets
+ * its toast).
  */
-export function sendTracked(session: SpaceSession, label: string, send: () => SentEnvelope, options: TrackOptions = {}): SentEnvelope | undefined {
-  let sent: SentEnvelope;
+export function sendTracked(session: SpaceSession, label: string, envelope: OutgoingEnvelope, options: TrackOptions = {}): TrackedSend | undefined {
+  let tracked: TrackedSend;
   try {
-    sent = send();
+    const sent = session.participant.send(envelope);
+    tracked = {
+      id: sent.id,
+      accepted: session.participant.awaitReply(sent.id, { replyKinds: [], timeoutMs: WATCH_MS }),
+      ...(options.replyKinds?.length && { reply: session.participant.awaitReply(sent.id, { replyKinds: options.replyKinds, timeoutMs: WATCH_MS }) }),
+    };
   } catch (error) {
     toast.error(`${label}: not sent`, { description: (error as Error).message });
     return undefined;
   }
-  watch(session.store, sent.id, label, options);
-  return sent;
-}
-
-function watch(store: SpaceStore, sentId: string, label: string, options: TrackOptions): void {
-  const replyKinds = options.replyKinds ?? NO_KINDS;
-  let stop = () => {};
-  const check = (state: SpaceState) => {
-    const refusal = refusalOf(correlatedReply(state, sentId, ERROR_KINDS)) ?? refusalOf(correlatedReply(state, sentId, replyKinds));
-    if (refusal) {
-      toast.error(`${label}: refused`, { id: refusal.id, description: describeRefusal(refusal) });
-      stop();
-    } else if (state.log.entries.get(sentId)) {
-      if (options.success) toast.success(options.success);
-      stop();
-    }
-  };
-  const unsubscribe = store.subscribe(check);
-  const timer = setTimeout(() => stop(), WATCH_MS);
-  stop = () => {
-    unsubscribe();
-    clearTimeout(timer);
-  };
+  const refused = (refusal: Refusal) => toast.error(`${label}: refused`, { id: refusal.id, description: describeRefusal(refusal) });
+  tracked.accepted.then(
+    () => options.success && toast.success(options.success),
+    (error: unknown) => {
+      const refusal = refusalOf(error);
+      if (refusal) refused(refusal);
+    },
+  );
+  tracked.reply?.then(
+    (reply) => {
+      const refusal = rejectingAck(reply);
+      if (refusal) refused(refusal);
+    },
+    () => undefined,
+  );
+  return tracked;
 }

@@ -4,9 +4,10 @@ import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { Dialog } from '@/components/ui/dialog';
 import { covers, coversAll, type CapabilityInput } from '@/lib/capabilities';
-import { describeRefusal, sendTracked, useOutcome } from './action-outcome';
+import { describeRefusal, sendTracked, useOutcome, type TrackedSend } from './action-outcome';
 import { CapabilityLine } from './capability-line';
 import type { WireCapability } from '@/lib/protocol';
+import type { OutgoingEnvelope } from '@/lib/sdk/mew-client';
 import { CapabilityPicker, initialPicker, parsePicker, type PickerValue } from './capability-picker';
 import { CapabilityPreview } from './capability-preview';
 import type { CapabilitySummary } from './effective-capabilities';
@@ -93,16 +94,13 @@ function GrantRow({
   capabilities: readonly WireCapability[];
 }) {
   const session = useSpaceSession();
-  const [sentId, setSentId] = useState<string>();
-  const outcome = useOutcome(sentId);
+  const [sent, setSent] = useState<TrackedSend>();
+  const outcome = useOutcome(sent);
   const payload = { recipient, grant_id: grantId };
   const allowed = session.participant.canSend('capability/revoke', payload);
 
   function revoke() {
-    const sent = sendTracked(session, `Revoke grant of ${recipient}`, () => session.participant.send({ kind: 'capability/revoke', to: [recipient], payload }), {
-      success: `Revoked a grant of ${recipient}`,
-    });
-    setSentId(sent?.id);
+    setSent(sendTracked(session, `Revoke grant of ${recipient}`, { kind: 'capability/revoke', to: [recipient], payload }, { success: `Revoked a grant of ${recipient}` }));
   }
 
   return (
@@ -122,8 +120,8 @@ function GrantRow({
         )}
       </div>
       {allowed && (
-        <button type="button" onClick={revoke} disabled={!!sentId && !outcome?.refusal} className={BUTTON.small}>
-          {sentId && !outcome?.refusal ? 'Revoking…' : 'Revoke'}
+        <button type="button" onClick={revoke} disabled={!!sent && !outcome?.refusal} className={BUTTON.small}>
+          {sent && !outcome?.refusal ? 'Revoking…' : 'Revoke'}
         </button>
       )}
     </li>
@@ -137,8 +135,8 @@ function ChangeForm({ recipient, summary }: { recipient: string; summary: Capabi
   const [mode, setMode] = useState<Mode>('grant');
   const [picker, setPicker] = useState<PickerValue>(() => initialPicker('read-only-tools'));
   const [reason, setReason] = useState('');
-  const [sent, setSent] = useState<{ id: string; mode: Mode }>();
-  const outcome = useOutcome(sent?.id, GRANT_ACK);
+  const [sent, setSent] = useState<{ tracked: TrackedSend; mode: Mode }>();
+  const outcome = useOutcome(sent?.tracked);
   const parsed = useMemo(() => parsePicker(picker), [picker]);
 
   const capabilities = parsed.ok ? parsed.capabilities : undefined;
@@ -161,10 +159,11 @@ function ChangeForm({ recipient, summary }: { recipient: string; summary: Capabi
     event.preventDefault();
     if (!payload || !allowed) return;
     const label = mode === 'grant' ? `Grant to ${recipient}` : `Revoke from ${recipient}`;
-    const result = sendTracked(session, label, () => session.participant.send({ kind, to: [recipient], payload }), {
+    const tracked = sendTracked(session, label, { kind, to: [recipient], payload } as OutgoingEnvelope, {
       success: mode === 'grant' ? `Granted ${capabilities!.length} capabilit${capabilities!.length === 1 ? 'y' : 'ies'} to ${recipient}` : `Revoked matching capabilities from ${recipient}`,
+      ...(mode === 'grant' && { replyKinds: GRANT_ACK }),
     });
-    setSent(result && { id: result.id, mode });
+    setSent(tracked && { tracked, mode });
   }
 
   const waiting = !!sent && !outcome?.accepted && !outcome?.refusal;

@@ -1,7 +1,7 @@
 'use client';
 
 import { CONTROL_COMPLETION_KINDS, type ControlReply, type ControlState } from '@/lib/store';
-import { describeRefusal, useOutcome } from './action-outcome';
+import { describeRefusal, useOutcome, type TrackedSend } from './action-outcome';
 import { RelativeTime } from './relative-time';
 
 const numbers = new Intl.NumberFormat('en');
@@ -53,8 +53,8 @@ function progress(control: ControlState): string {
  * The card's line about controls: my latest send while the gateway has not accepted it (or its refusal), else the
  * last control the store saw for this participant and what came back.
  */
-export function ControlStatus({ control, pending }: { control?: ControlState; pending?: { id: string; label: string } }) {
-  const outcome = useOutcome(pending?.id);
+export function ControlStatus({ control, pending }: { control?: ControlState; pending?: { sent: TrackedSend; label: string } }) {
+  const outcome = useOutcome(pending?.sent);
   let body: React.ReactNode = null;
   if (pending && outcome?.refusal) {
     body = (

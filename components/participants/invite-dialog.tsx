@@ -4,7 +4,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'rea
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { Dialog, DialogFooter } from '@/components/ui/dialog';
 import { participantById } from '@/lib/store';
-import { describeRefusal, sendTracked, useOutcome } from './action-outcome';
+import { describeRefusal, sendTracked, useOutcome, type TrackedSend } from './action-outcome';
 import { CapabilityPicker, initialPicker, parsePicker, type PickerValue } from './capability-picker';
 import { participantIdProblem } from './participant-id';
 import { BUTTON, INPUT } from './styles';
@@ -31,8 +31,8 @@ function InviteForm({ onClose }: { onClose: () => void }) {
   const [touched, setTouched] = useState(false);
   const [picker, setPicker] = useState<PickerValue>(() => initialPicker('proposal-only'));
   const [reason, setReason] = useState('');
-  const [sentId, setSentId] = useState<string>();
-  const outcome = useOutcome(sentId, INVITE_ACK);
+  const [sent, setSent] = useState<TrackedSend>();
+  const outcome = useOutcome(sent);
   const parsed = useMemo(() => parsePicker(picker), [picker]);
 
   const trimmed = id.trim();
@@ -51,7 +51,7 @@ function InviteForm({ onClose }: { onClose: () => void }) {
     [session.participant, myCapabilities, JSON.stringify(payload)],
   );
 
-  const ack = outcome?.reply?.envelope.payload as { status?: string; token?: string; connection_url?: string; participant_id?: string } | undefined;
+  const ack = outcome?.reply?.payload as { status?: string; token?: string; connection_url?: string; participant_id?: string } | undefined;
   if (ack?.status === 'accepted' && ack.token) {
     return <MintedToken participant={ack.participant_id ?? trimmed} token={ack.token} url={ack.connection_url} onDone={onClose} />;
   }
@@ -60,11 +60,10 @@ function InviteForm({ onClose }: { onClose: () => void }) {
     event.preventDefault();
     setTouched(true);
     if (idProblem || !payload || !allowed) return;
-    const sent = sendTracked(session, `Invite ${trimmed}`, () => session.participant.send({ kind: 'space/invite', payload }), { replyKinds: INVITE_ACK });
-    setSentId(sent?.id);
+    setSent(sendTracked(session, `Invite ${trimmed}`, { kind: 'space/invite', payload }, { replyKinds: INVITE_ACK }));
   }
 
-  const waiting = !!sentId && !outcome?.refusal;
+  const waiting = !!sent && !outcome?.refusal;
   const showIdProblem = (touched || id !== '') && idProblem;
   return (
     <form onSubmit={submit} className="flex flex-col gap-3">

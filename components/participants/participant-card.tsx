@@ -6,6 +6,7 @@ import { participantById, type ParticipantState } from '@/lib/store';
 import { CapabilityEditor } from './capability-editor';
 import { CapabilitySummaryView } from './capability-summary';
 import { ContextGauge } from './context-gauge';
+import type { TrackedSend } from './action-outcome';
 import { ControlStatus } from './control-status';
 import { summarizeCapabilities } from './effective-capabilities';
 import { ParticipantControls } from './participant-controls';
@@ -34,7 +35,7 @@ export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: s
   const summary = useMemo(() => summarizeCapabilities(p?.capabilities ?? [], grants, revocations), [p?.capabilities, grants, revocations]);
   const mayEdit = useMayEditCapabilities(id);
   const [editing, setEditing] = useState(false);
-  const [pending, setPending] = useState<{ id: string; label: string }>();
+  const [pending, setPending] = useState<{ sent: TrackedSend; label: string }>();
 
   if (!p) return null;
   const headingId = `rail-participant-${id}`;
@@ -56,7 +57,7 @@ export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: s
               Capabilities
             </button>
           )}
-          {!me && <ParticipantControls participant={p} onSent={(sentId, label) => setPending({ id: sentId, label })} />}
+          {!me && <ParticipantControls participant={p} onSent={(sent, label) => setPending({ sent, label })} />}
         </div>
       </header>
 

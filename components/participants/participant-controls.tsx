@@ -6,7 +6,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogFooter, DialogForm } from '@/components/ui/dialog';
 import type { OutgoingEnvelope } from '@/lib/sdk/mew-client';
 import type { ParticipantState } from '@/lib/store';
-import { sendTracked } from './action-outcome';
+import { sendTracked, type TrackedSend } from './action-outcome';
 import { MenuButton, type MenuItem } from './menu-button';
 import { BUTTON, INPUT } from './styles';
 
@@ -57,7 +57,7 @@ function usePermitted(): Record<ControlKey, boolean> {
  * The controls menu of one participant's card and the dialogs behind it. Everything goes `to: [target]` from my
  * participant; `onSent` lets the card show the gateway's answer.
  */
-export function ParticipantControls({ participant: p, onSent }: { participant: ParticipantState; onSent: (id: string, label: string) => void }) {
+export function ParticipantControls({ participant: p, onSent }: { participant: ParticipantState; onSent: (sent: TrackedSend, label: string) => void }) {
   const session = useSpaceSession();
   const permitted = usePermitted();
   const [dialog, setDialog] = useState<ControlKey>();
@@ -65,8 +65,8 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
   function send(key: ControlKey, envelope: OutgoingEnvelope, successToast?: string) {
     setDialog(undefined);
     const label = `${CONTROLS[key].label.replace('…', '')} ${p.id}`;
-    const sent = sendTracked(session, label, () => session.participant.send(envelope), { success: successToast });
-    if (sent) onSent(sent.id, label);
+    const sent = sendTracked(session, label, envelope, { success: successToast });
+    if (sent) onSent(sent, label);
   }
   const control = (key: ControlKey, payload: Record<string, unknown>, extra: Partial<OutgoingEnvelope> = {}) =>
     send(key, { kind: CONTROLS[key].kind, to: [p.id], payload, ...extra } as OutgoingEnvelope);
@@ -76,8 +76,8 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
     if (key === 'resume') return control('resume', {}, p.paused ? { correlation_id: [p.paused.controlId] } : {});
     if (key === 'status') {
       const label = `Request status ${p.id}`;
-      const sent = sendTracked(session, label, () => session.participant.telemetry.request(p.id));
-      if (sent) onSent(sent.id, label);
+      const sent = sendTracked(session, label, { kind: 'participant/request-status', to: [p.id], payload: {} });
+      if (sent) onSent(sent, label);
     }
   }
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from './testing';
 
 const config = spaceConfig('ctl', {
@@ -15,7 +15,10 @@ describe('participant controls enforced by the gateway', () => {
     boss = await joinAs(gw, tokenOf('boss'), 'space=ctl');
     agent = await joinAs(gw, tokenOf('agent'), 'space=ctl');
   });
-  afterEach(() => gw.close());
+  afterEach(() => {
+    vi.useRealTimers();
+    return gw.close();
+  });
 
   it('pauses a participant: it still receives the pause, its new work is refused, its replies pass, resume restores it', async () => {
     boss.send({ id: 'p1', kind: 'participant/pause', to: ['agent'], payload: { reason: 'review' } });
@@ -37,7 +40,9 @@ describe('participant controls enforced by the gateway', () => {
     await agent.kind('participant/pause');
     agent.send({ kind: 'chat', payload: { text: 'early' } });
     expect((await agent.kind('system/error')).payload.error).toBe('participant_paused');
-    await new Promise((r) => setTimeout(r, 250));
+    // The gateway reads the clock when the next envelope arrives: move the clock, not the test, past the timeout.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    vi.setSystemTime(Date.now() + 250);
     agent.send({ kind: 'chat', payload: { text: 'later' } });
     expect((await boss.next((f) => f.kind === 'chat' && f.from === 'agent')).payload.text).toBe('later');
   });

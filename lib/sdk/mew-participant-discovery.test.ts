@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type Frame, type TestClient, type TestGateway } from '../gateway/testing';
 import type { MEWParticipant } from './mew-participant';
-import { participantFactory, sleep } from './testing';
+import { participantFactory } from './testing';
 
 const config = spaceConfig('disco', {
   seeker: [{ kind: 'mcp/request' }, { kind: 'chat' }],
@@ -43,6 +43,7 @@ describe('MEWParticipant tool discovery', () => {
     gw = await startTestGateway(config);
   });
   afterEach(async () => {
+    vi.useRealTimers();
     participants.disconnectAll();
     await gw.close();
   });
@@ -103,8 +104,9 @@ describe('MEWParticipant tool discovery', () => {
     const calc = await connectCalc();
     const asked: string[] = [];
     calc.client.on('message', (e) => (e.kind === 'mcp/request' || e.kind === 'mcp/proposal') && asked.push(e.kind));
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
     const proposer = await participants.connect('proposer');
-    await sleep(100);
+    await vi.advanceTimersByTimeAsync(QUICK.staggerMs * 100); // past any discovery it could have scheduled
     expect(proposer.discovery.status().size).toBe(0);
     expect(asked).toEqual([]);
   });
@@ -116,7 +118,8 @@ describe('MEWParticipant tool discovery', () => {
     calc.tools.register({ name: 'multiply', execute: () => 0 });
     expect(seeker.discovery.available().map((t) => t.name)).toEqual(['add']); // fresh: from the cache
     expect(seeker.discovery.inProgress()).toBe(false);
-    await sleep(200);
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    vi.setSystemTime(Date.now() + 200); // past the TTL
     expect(seeker.discovery.available().map((t) => t.name)).toEqual(['add']); // stale: still served...
     expect(seeker.discovery.inProgress()).toBe(true); // ...while a refresh runs
     await seeker.discovery.waitForPending(3000);

@@ -320,7 +320,18 @@ export class MEWParticipant {
    */
   sendAndAwait<K extends Kind>(envelope: OutgoingEnvelope, options: AwaitOptions<K>): { envelope: SentEnvelope; reply: Promise<Envelope<K>> } {
     const sent = this.send(envelope);
-    return { envelope: sent, reply: this.replies.wait(sent.id, options) };
+    return { envelope: sent, reply: this.awaitReply(sent.id, options) };
+  }
+
+  /**
+   * `sendAndAwait`'s waiting half, for an envelope already sent (e.g. to await its acceptance and a reply apart).
+   *
+   * @example
+   * const accepted = participant.awaitReply(sent.id, { replyKinds: [], timeoutMs: 10_000 });
+   * const acked = participant.awaitReply(sent.id, { replyKinds: ['capability/grant-ack'], timeoutMs: 60_000 });
+   */
+  awaitReply<K extends Kind>(envelopeId: string, options: AwaitOptions<K>): Promise<Envelope<K>> {
+    return this.replies.wait(envelopeId, options);
   }
 
   // ── Calling others ───────────────────────────────────────────────────────────────────────────────────

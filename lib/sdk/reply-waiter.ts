@@ -31,49 +31,51 @@ interface Waiting {
  * const ack = await waiter.wait(sent.id, { replyKinds: ['space/invite-ack'], timeoutMs: 10_000 });
  */
 export class ReplyWaiter {
-  private readonly waiting = new Map<string, Waiting>();
+  /** Sent envelope id → everyone waiting on it (its acceptance, and replies of different kinds, may be awaited apart). */
+  private readonly waiting = new Map<string, Waiting[]>();
 
   wait<K extends Kind>(id: string, options: AwaitOptions<K>): Promise<Envelope<K>> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(id);
-        reject(new RequestTimeoutError(`the reply to ${id}`, options.timeoutMs));
-      }, options.timeoutMs);
-      this.waiting.set(id, {
+      const waiting: Waiting = {
         replyKinds: new Set(options.replyKinds),
         from: options.from,
         resolve: resolve as (envelope: AnyEnvelope) => void,
         reject,
-        timer,
-      });
+        timer: setTimeout(() => this.settle(id, waiting, () => reject(new RequestTimeoutError(`the reply to ${id}`, options.timeoutMs))), options.timeoutMs),
+      };
+      this.waiting.set(id, [...(this.waiting.get(id) ?? []), waiting]);
     });
   }
 
   /** Feeds every inbound envelope. */
   observe(envelope: AnyEnvelope): void {
     if (this.waiting.size === 0) return;
-    const echo = this.waiting.get(envelope.id);
-    if (echo && echo.replyKinds.size === 0) return this.settle(envelope.id, () => echo.resolve(envelope));
+    for (const waiting of this.waiting.get(envelope.id) ?? []) {
+      if (waiting.replyKinds.size === 0) this.settle(envelope.id, waiting, () => waiting.resolve(envelope));
+    }
     for (const ref of envelope.correlation_id ?? []) {
-      const waiting = this.waiting.get(ref);
-      if (!waiting) continue;
-      if (envelope.kind === 'system/error') return this.settle(ref, () => waiting.reject(new GatewayRefusalError(envelope.payload, envelope.id)));
-      if (waiting.replyKinds.has(envelope.kind) && (!waiting.from || waiting.from.includes(envelope.from))) {
-        return this.settle(ref, () => waiting.resolve(envelope));
+      for (const waiting of this.waiting.get(ref) ?? []) {
+        if (envelope.kind === 'system/error') {
+          this.settle(ref, waiting, () => waiting.reject(new GatewayRefusalError(envelope.payload, envelope.id)));
+        } else if (waiting.replyKinds.has(envelope.kind) && (!waiting.from || waiting.from.includes(envelope.from))) {
+          this.settle(ref, waiting, () => waiting.resolve(envelope));
+        }
       }
     }
   }
 
   /** Fails everything waiting (the connection ended for good). */
   rejectAll(error: Error): void {
-    for (const [id, waiting] of this.waiting) this.settle(id, () => waiting.reject(error));
+    for (const [id, list] of this.waiting) for (const waiting of list) this.settle(id, waiting, () => waiting.reject(error));
   }
 
-  private settle(id: string, finish: () => void): void {
-    const waiting = this.waiting.get(id);
-    if (!waiting) return;
+  private settle(id: string, waiting: Waiting, finish: () => void): void {
+    const list = this.waiting.get(id);
+    if (!list?.includes(waiting)) return;
     clearTimeout(waiting.timer);
-    this.waiting.delete(id);
+    const rest = list.filter((w) => w !== waiting);
+    if (rest.length > 0) this.waiting.set(id, rest);
+    else this.waiting.delete(id);
     finish();
   }
 }

@@ -61,10 +61,6 @@ export function recordStatuses(client: MEWClient): ClientEvents['status']['statu
   return statuses;
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /**
  * A tool schema using the keywords a hand-written validator tends to skip (`pattern` behind a `$ref`, `oneOf` of
  * consts, `minItems`, `anyOf` in `items`, `const`), and a value that satisfies it.
