@@ -1,5 +1,5 @@
 import type { LogEntry } from '@/lib/store';
-import { parseTime } from '@/lib/store/store-envelope';
+import { parseTime } from '@/lib/sdk/model/store-envelope';
 
 // Parsed once per entry: the log is re-checked for order several times a second.
 const times = new WeakMap<LogEntry, number>();

@@ -1,5 +1,5 @@
 import type { StoreEnvelope } from '@/lib/store';
-import { isRecord } from '@/lib/store/store-envelope';
+import { isRecord } from '@/lib/sdk/model/store-envelope';
 
 /** Longest one-line summary shown in a collapsed log row. */
 const SUMMARY_CHARS = 160;

@@ -2,7 +2,7 @@
 
 import { memo } from 'react';
 import type { LogEntry } from '@/lib/store';
-import { correlationIds } from '@/lib/store/store-envelope';
+import { correlationIds } from '@/lib/sdk/model/store-envelope';
 import { entryTime } from './entry-time';
 import { preciseTime } from './format-time';
 import { envelopeSummary, kindTone, shortId } from './envelope-summary';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSpaceStore } from './space-store';
-import { env, welcome } from './testing';
+import { env, welcome } from '../sdk/model/testing';
 
 const violation = (id: string, to: string) =>
   env({

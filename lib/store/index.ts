@@ -14,35 +14,6 @@
  * const stop = startClock(store);
  * pendingProposals(store.getState());
  */
-export * from './store-defaults';
-export {
-  correlationIds,
-  envelopeTime,
-  isAddressedTo,
-  isRecord,
-  isStoreEnvelope,
-  parseTime,
-  type JsonObject,
-  type StoreEnvelope,
-} from './store-envelope';
-export * from './connection-slice';
-export * from './participants-slice';
-export * from './grants-slice';
-export * from './telemetry-slice';
-export * from './tools-slice';
-export * from './proposals-slice';
-export * from './reasoning-slice';
-export * from './reasoning-stream-link';
-export { readFrame, type FrameContent } from './stream-frame-data';
-export * from './streams-slice';
-export * from './chat-slice';
-export * from './envelope-log';
-export * from './errors-slice';
-export * from './space-state';
-export * from './apply-envelope';
-export { memoSelector } from './memo-selector';
-export * from './proposal-selectors';
-export * from './log-selectors';
-export * from './space-selectors';
+export * from '../sdk/model';
 export * from './space-store';
 export * from './space-clock';

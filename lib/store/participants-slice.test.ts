@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyEnvelope, applyEnvelopes, applyTick } from './apply-envelope';
-import { participantList } from './space-selectors';
-import { createSpaceState, type SpaceState } from './space-state';
+import { applyEnvelope, applyEnvelopes, applyTick } from '../sdk/model/apply-envelope';
+import { participantList } from '../sdk/model/space-selectors';
+import { createSpaceState, type SpaceState } from '../sdk/model/space-state';
 import { createSpaceStore } from './space-store';
-import type { StoreEnvelope } from './store-envelope';
-import { env, status, T0, welcome } from './testing';
+import type { StoreEnvelope } from '../sdk/model/store-envelope';
+import { env, status, T0, welcome } from '../sdk/model/testing';
 
 const NOW = T0 + 1_000;
 

@@ -1,5 +1,5 @@
 import type { SpaceStore } from './space-store';
-import { TICK_INTERVAL_MS } from './store-defaults';
+import { TICK_INTERVAL_MS } from '../sdk/model/store-defaults';
 
 /**
  * Ticks `store` every `intervalMs` (and once now) so expiry, pause timeouts, staleness and countdowns move without

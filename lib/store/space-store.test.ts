@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { logEntries } from './log-selectors';
-import { pendingProposals } from './proposal-selectors';
+import { logEntries } from '../sdk/model/log-selectors';
+import { pendingProposals } from '../sdk/model/proposal-selectors';
 import { startClock } from './space-clock';
-import { awaitingMyAck, participantList } from './space-selectors';
+import { awaitingMyAck, participantList } from '../sdk/model/space-selectors';
 import { createSpaceStore } from './space-store';
-import type { StoreEnvelope } from './store-envelope';
+import type { StoreEnvelope } from '../sdk/model/store-envelope';
 import { KINDS } from '../protocol';
-import { env, fulfilment, proposal, response, status, T0, welcome } from './testing';
+import { env, fulfilment, proposal, response, status, T0, welcome } from '../sdk/model/testing';
 
 beforeEach(() => {
   vi.useFakeTimers();

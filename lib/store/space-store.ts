@@ -1,10 +1,10 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { applyConnection, applyEnvelope, applyEnvelopes, applyStreamData, applyTick } from './apply-envelope';
-import type { ConnectionStatus } from './connection-slice';
-import type { ErrorNotice } from './errors-slice';
-import { createSpaceState, type SpaceState } from './space-state';
-import type { SpaceStoreOptions } from './store-defaults';
-import type { StoreEnvelope } from './store-envelope';
+import { applyConnection, applyEnvelope, applyEnvelopes, applyStreamData, applyTick } from '../sdk/model/apply-envelope';
+import type { ConnectionStatus } from '../sdk/model/connection-slice';
+import type { ErrorNotice } from '../sdk/model/errors-slice';
+import { createSpaceState, type SpaceState } from '../sdk/model/space-state';
+import type { SpaceStoreOptions } from '../sdk/model/store-defaults';
+import type { StoreEnvelope } from '../sdk/model/store-envelope';
 
 /** What the control room does to its store; everything else is read through selectors. */
 export interface SpaceActions {

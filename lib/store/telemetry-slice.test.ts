@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyEnvelopes, applyTick } from './apply-envelope';
-import { telemetrySeries } from './space-selectors';
-import { createSpaceState, type SpaceState } from './space-state';
+import { applyEnvelopes, applyTick } from '../sdk/model/apply-envelope';
+import { telemetrySeries } from '../sdk/model/space-selectors';
+import { createSpaceState, type SpaceState } from '../sdk/model/space-state';
 import { createSpaceStore } from './space-store';
-import type { StoreEnvelope } from './store-envelope';
-import { chartRows, contextGauge, gaugeLevel } from './telemetry-slice';
-import { status, T0 } from './testing';
+import type { StoreEnvelope } from '../sdk/model/store-envelope';
+import { chartRows, contextGauge, gaugeLevel } from '../sdk/model/telemetry-slice';
+import { status, T0 } from '../sdk/model/testing';
 
 function run(envelopes: StoreEnvelope[], now = T0, options = {}): SpaceState {
   return applyEnvelopes(createSpaceState({ me: 'human', ...options }, T0), envelopes, now);

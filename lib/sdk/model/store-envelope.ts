@@ -1,4 +1,4 @@
-import type { AnyEnvelope } from '../protocol';
+import type { AnyEnvelope } from '../../protocol';
 
 /**
  * An envelope as the store accepts it: any `AnyEnvelope`, or raw JSON from history catch-up. Payloads are read

@@ -1,7 +1,7 @@
-import { BoundedMap } from '../collections/bounded-map';
+import { BoundedMap } from '../../collections/bounded-map';
 import { writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
-import { RingBuffer } from '../collections/ring-buffer';
+import { RingBuffer } from '../../collections/ring-buffer';
 import { correlationIds, payloadOf, str, type StoreEnvelope } from './store-envelope';
 
 /** A `chat` message (spec §3.4). */

@@ -1,4 +1,4 @@
-import type { ActiveStream, WireCapability, ParticipantInfo } from '../protocol';
+import type { ActiveStream, WireCapability, ParticipantInfo } from '../../protocol';
 import type { ReduceContext } from './reduce-context';
 import { isAddressedTo, isRecord, payloadOf, str, type StoreEnvelope } from './store-envelope';
 

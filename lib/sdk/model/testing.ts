@@ -1,5 +1,5 @@
 // Test helpers only: envelope builders shaped like the spec's examples.
-import { PROTOCOL_VERSION } from '../protocol';
+import { PROTOCOL_VERSION } from '../../protocol';
 import type { StoreEnvelope } from './store-envelope';
 
 /** The spec examples' date: 2025-08-26T14:00:00Z. */

@@ -1,4 +1,4 @@
-import { RingBuffer } from '../collections/ring-buffer';
+import { RingBuffer } from '../../collections/ring-buffer';
 import { correlationIds, type StoreEnvelope } from './store-envelope';
 
 /** One envelope in the log. */

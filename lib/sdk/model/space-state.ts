@@ -1,4 +1,4 @@
-import { BoundedMap } from '../collections/bounded-map';
+import { BoundedMap } from '../../collections/bounded-map';
 import { initialChat, type ChatState } from './chat-slice';
 import { initialConnection, type ConnectionState } from './connection-slice';
 import { initialLog, type LogState } from './envelope-log';

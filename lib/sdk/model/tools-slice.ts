@@ -1,6 +1,6 @@
 import { trimMap, writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
-import { parseToolsListResult, type ListedTool } from '../protocol';
+import { parseToolsListResult, type ListedTool } from '../../protocol';
 import { correlationIds, isRecord, payloadOf, type StoreEnvelope } from './store-envelope';
 
 /** Unanswered `tools/list` requests remembered for correlation; older ones are forgotten. */

@@ -1,4 +1,4 @@
-import type { WireCapability } from '../protocol';
+import type { WireCapability } from '../../protocol';
 import { awaitsAckFrom, type ChatMessage } from './chat-slice';
 import { activeCapabilities, type GrantState } from './grants-slice';
 import { memoSelector } from './memo-selector';

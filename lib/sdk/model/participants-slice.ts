@@ -1,4 +1,4 @@
-import { isParticipantControlKind, type WireCapability, type ParticipantControlKind } from '../protocol';
+import { isParticipantControlKind, type WireCapability, type ParticipantControlKind } from '../../protocol';
 import { appendCapped, writable } from './collection-utils';
 import type { Welcome } from './connection-slice';
 import type { ReduceContext } from './reduce-context';

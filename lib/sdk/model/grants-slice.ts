@@ -1,5 +1,5 @@
-import { covers } from '../capabilities';
-import type { WireCapability } from '../protocol';
+import { covers } from '../../capabilities';
+import type { WireCapability } from '../../protocol';
 import { writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
 import { correlationIds, payloadOf, str, type StoreEnvelope } from './store-envelope';

@@ -3,7 +3,7 @@ import { applyEnvelopes } from './apply-envelope';
 import { toolsOf } from './space-selectors';
 import { createSpaceState } from './space-state';
 import { env, response, T0 } from './testing';
-import { resolveToolSecurity } from '../protocol';
+import { resolveToolSecurity } from '../../protocol';
 import { findToolSecurity } from './tools-slice';
 
 const listRequest = (id: string, to: string, params?: unknown) =>
