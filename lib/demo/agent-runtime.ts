@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Envelope } from '../protocol';
 import { MEWParticipant, type MEWParticipantOptions } from '../sdk/mew-participant';
+import type { ChatMessage } from '../sdk/model/chat-slice';
 import { ParticipantPausedError } from '../sdk/sdk-errors';
 import { DEFAULT_FORGET_ENTRIES } from './demo-defaults';
 import { WorkingContext } from './working-context';
@@ -38,7 +38,7 @@ export interface AgentRuntimeOptions extends AgentConnection {
   /** The first context entry (the agent's role): what a fresh start begins with. */
   baseline: string;
   /** The short reply to a chat addressed to the agent (which may also act on it). */
-  answerChat(chat: Envelope<'chat'>): string;
+  answerChat(chat: ChatMessage): string;
   /** Extra participant options (e.g. turning tool discovery off). */
   participant?: Partial<MEWParticipantOptions>;
   /** Where the runtime's own log lines go. @default console.log */
@@ -214,7 +214,7 @@ export class AgentRuntime {
   private answerNextChat(): void {
     const chat = this.participant.chat.pending()[0];
     if (!chat) return;
-    this.remember('chat', `${chat.from}: ${chat.payload.text}`);
+    this.remember('chat', `${chat.from}: ${chat.text}`);
     const reply = this.options.answerChat(chat);
     void this.act(() => this.participant.chat.send(reply, chat.from, { correlationId: [chat.id] })).then(
       (sent) => sent && this.remember('chat', `me: ${reply}`),

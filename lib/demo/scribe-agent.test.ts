@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyEnvelope } from '../protocol';
 import type { MEWParticipant } from '../sdk/mew-participant';
-import type { TrackedProposal } from '../sdk/proposal-tracker';
+import type { Proposal } from '../sdk/model/proposals-slice';
 import type { AgentRuntime } from './agent-runtime';
 import { SCRIBE_MAX_TOKENS } from './demo-defaults';
 import { sandboxPath, startFilesAgent } from './files-agent';
@@ -30,13 +30,13 @@ describe('scribe agent', () => {
   const sandboxFile = (path: string) => join(sandboxPath(space.dataDir, DEMO_SPACE), path);
 
   /** Decides each scribe proposal as it arrives: approve (fulfil), reject with a reason, or leave it pending. */
-  function decide(decision: (proposal: TrackedProposal, index: number) => 'approve' | 'leave' | { reject: string }) {
+  function decide(decision: (proposal: Proposal, index: number) => 'approve' | 'leave' | { reject: string }) {
     let index = 0;
     human.on('proposal', (proposal) => {
-      if (proposal.status !== 'pending' || proposal.envelope.from !== 'scribe') return;
+      if (proposal.state !== 'pending' || proposal.proposer !== 'scribe') return;
       const choice = decision(proposal, index++);
-      if (choice === 'approve') void human.proposals.fulfil(proposal.envelope.id).outcome.catch(() => undefined);
-      else if (choice !== 'leave') human.proposals.reject(proposal.envelope.id, choice.reject);
+      if (choice === 'approve') void human.proposals.fulfil(proposal.id).outcome.catch(() => undefined);
+      else if (choice !== 'leave') human.proposals.reject(proposal.id, choice.reject);
     });
   }
 

@@ -59,10 +59,10 @@ export async function startScribeAgent(options: ScribeOptions): Promise<AgentRun
     maxTokens: SCRIBE_MAX_TOKENS,
     baseline: `I am the scribe. I keep meeting notes in ${NOTES_DIRECTORY}/ of the sandbox. I cannot touch files myself: I propose each write or delete and a human decides.`,
     answerChat: (chat) => {
-      if (!NOTES_REQUEST.test(chat.payload.text)) {
+      if (!NOTES_REQUEST.test(chat.text)) {
         return `I'm the scribe: I keep meeting notes in ${NOTES_DIRECTORY}/. Ask me for "notes on <topic>" and I'll draft them next.`;
       }
-      return `On it: I'll draft notes on "${notebook.request(chat.payload.text, chat.id).title}" next.`;
+      return `On it: I'll draft notes on "${notebook.request(chat.text, chat.id).title}" next.`;
     },
   });
   const { participant } = runtime;

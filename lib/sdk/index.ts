@@ -60,7 +60,7 @@ export type { ResourceContents, ResourceDefinition, ToolCallContext, ToolDefinit
 export type { ListedTool, ToolSecurity } from '../protocol';
 export { validateJsonSchema, type JsonSchema, type SchemaIssue } from './json-schema-validator';
 export type { DiscoveredTool, DiscoveryOptions, DiscoveryState, DiscoveryStatus } from './tool-discovery';
-export type { ProposalStatus, TrackedProposal } from './proposal-tracker';
+export type { Proposal, ProposalStatus } from './model/proposals-slice';
 export type { PauseInfo } from './pause-state';
 export type { ContextUsage, TelemetryOptions } from './context-telemetry';
 export type { ReasoningCancel, ReasoningHandle } from './reasoning-session';

@@ -53,7 +53,7 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
 
   it('falls back to mcp/proposal without mcp/request, and resolves when someone fulfils it', async () => {
     human.on('proposal', (p) => {
-      if (p.status === 'pending') void human.proposals.fulfil(p.envelope.id).outcome;
+      if (p.state === 'pending') void human.proposals.fulfil(p.id).outcome;
     });
     const fulfilments = recordEvents(calc.client, 'mcp/request');
     expect(agent.canSend('mcp/request', ADD)).toBe(false);
@@ -68,14 +68,14 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
 
   it('lets the fulfiller edit the call before approving it', async () => {
     human.on('proposal', (p) => {
-      if (p.status === 'pending') void human.proposals.fulfil(p.envelope.id, { call: { method: 'tools/call', params: { name: 'add', arguments: { a: 40, b: 2 } } } }).outcome;
+      if (p.state === 'pending') void human.proposals.fulfil(p.id, { call: { method: 'tools/call', params: { name: 'add', arguments: { a: 40, b: 2 } } } }).outcome;
     });
     expect(await agent.mcpRequest('calc', ADD, 5000)).toEqual({ content: [{ type: 'text', text: '42' }] });
   });
 
   it('fails fast on mcp/reject with the rejecter and reason', async () => {
     human.on('proposal', (p) => {
-      if (p.status === 'pending') human.proposals.reject(p.envelope.id, 'unsafe');
+      if (p.state === 'pending') human.proposals.reject(p.id, 'unsafe');
     });
     const started = Date.now();
     const error = await rejectionOf(agent.mcpRequest('calc', ADD, 10_000));
@@ -85,22 +85,22 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
   });
 
   it('withdraws its proposal when it times out, and observers see it withdrawn by the proposer', async () => {
-    const decided = nextEvent(human, 'proposal', (p) => p.status !== 'pending');
+    const decided = nextEvent(human, 'proposal', (p) => p.state !== 'pending');
     const error = await rejectionOf(agent.mcpRequest('calc', ADD, 200));
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.message).toMatch(/withdrawn.*timed out after 200 ms/);
-    expect(await decided).toMatchObject({ status: 'withdrawn', decidedBy: 'agent', reason: 'timeout' });
+    expect(await decided).toMatchObject({ state: 'withdrawn', proposer: 'agent', withdrawal: { reason: 'timeout' } });
   });
 
   it('ignores a withdrawal from anyone but the proposer, so the proposal can still be fulfilled', async () => {
     const mallory = await joinAs(gw, tokenOf('mallory'), 'space=proposals');
-    const pending = nextEvent(human, 'proposal', (p) => p.status === 'pending');
+    const pending = nextEvent(human, 'proposal', (p) => p.state === 'pending');
     const result = agent.mcpRequest('calc', ADD, 5000);
     const proposal = await pending;
-    mallory.send({ id: 'forged-withdraw', kind: 'mcp/withdraw', correlation_id: [proposal.envelope.id], payload: { reason: 'no_longer_needed' } });
+    mallory.send({ id: 'forged-withdraw', kind: 'mcp/withdraw', correlation_id: [proposal.id], payload: { reason: 'no_longer_needed' } });
     await nextEvent(human.client, 'mcp/withdraw', (e) => e.id === 'forged-withdraw');
-    expect(human.proposals.pending().map((p) => p.envelope.id)).toEqual([proposal.envelope.id]);
-    await human.proposals.fulfil(proposal.envelope.id).outcome;
+    expect(human.proposals.pending().map((p) => p.id)).toEqual([proposal.id]);
+    await human.proposals.fulfil(proposal.id).outcome;
     expect(await result).toEqual({ content: [{ type: 'text', text: '3' }] });
   });
 

@@ -57,11 +57,11 @@ describe('MEWParticipant.sendAndAwait and decisions: one answer to "what became 
     const proposal = agent.send({ kind: 'mcp/proposal', to: ['lead'], payload: { method: 'tools/call', params: { name: 'x' } } });
     await nextEvent(agent.client, 'mcp/proposal', (e) => e.id === proposal.id);
     const late = await participants.connect('lead', { autoDiscovery: false, catchUp: 'retained' });
-    expect(late.proposals.pending().map((p) => p.envelope.id)).toEqual([proposal.id]);
+    expect(late.proposals.pending().map((p) => p.id)).toEqual([proposal.id]);
     const explained = nextEvent(agent.client, 'chat', (e) => e.payload.text === 'not today');
     const rejection = late.proposals.reject(proposal.id, 'unsafe', 'not today');
     expect(await rejection.outcome).toMatchObject({ id: rejection.envelope.id, kind: 'mcp/reject' });
-    expect(late.proposals.get(proposal.id)?.status).toBe('rejected');
+    expect(late.proposals.get(proposal.id)?.state).toBe('rejected');
     expect((await explained).correlation_id).toEqual([rejection.envelope.id]);
   });
 });

@@ -13,7 +13,8 @@ import {
   type Kind,
   type ParticipantStatusPayload,
 } from '../protocol';
-import { ChatQueue } from './chat-queue';
+import { ChatQueueView } from './chat-queue-view';
+import type { ChatMessage } from './model/chat-slice';
 import { ContextTelemetry, type ContextUsage, type TelemetryOptions } from './context-telemetry';
 import { EventHub, type Unsubscribe } from './event-hub';
 import { LocalMcpServer, type ResourceDefinition, type ToolDefinition } from './local-mcp-server';
@@ -21,7 +22,8 @@ import { McpRequestTracker } from './mcp-request-tracker';
 import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange } from './mew-client';
 import { PauseState, type PauseInfo } from './pause-state';
 import { PeerDirectory, type Peer } from './peer-directory';
-import { ProposalTracker, type TrackedProposal } from './proposal-tracker';
+import type { Proposal } from './model/proposals-slice';
+import { ProposalsView } from './proposals-view';
 import { ReasoningSession, type ReasoningHandle } from './reasoning-session';
 import { compileCapabilitiesSafely } from './safe-capabilities';
 import { DEFAULT_REQUEST_TIMEOUT_MS, DISCOVERY_STAGGER_MS, STREAM_OPEN_TIMEOUT_MS } from './sdk-defaults';
@@ -85,10 +87,10 @@ export type ParticipantEvents = {
   'participant-leave': { id: string };
   /** My capabilities changed (a welcome). */
   capabilities: readonly CapabilityPattern[];
-  /** Someone else's proposal appeared or was decided. */
-  proposal: TrackedProposal;
+  /** Someone else's proposal appeared or moved along (fulfilled, completed, rejected, withdrawn…). */
+  proposal: Proposal;
   /** The chats awaiting my acknowledgement changed. */
-  'chat-queue': Envelope<'chat'>[];
+  'chat-queue': ChatMessage[];
   /** I was paused (the pause) or resumed (undefined). */
   pause: PauseInfo | undefined;
   discovery: { participantId: string; status: DiscoveryStatus };
@@ -132,8 +134,8 @@ export class MEWParticipant {
   private readonly peers = new PeerDirectory();
   private readonly requests = new McpRequestTracker();
   private readonly replies = new ReplyWaiter();
-  private readonly proposalTracker = new ProposalTracker();
-  private readonly chatQueue = new ChatQueue();
+  private readonly proposalsView = new ProposalsView();
+  private readonly chatQueue = new ChatQueueView();
   private readonly ownPause = new PauseState();
   private readonly streamRegistry = new StreamRegistry();
   private readonly reasoningSessions = new Map<string, ReasoningSession>();
@@ -161,8 +163,8 @@ export class MEWParticipant {
   readonly proposals: ParticipantProposals = {
     fulfil: (proposalId, options = {}) => this.fulfil(proposalId, options),
     reject: (proposalId, reason = 'disagree', explanation) => this.reject(proposalId, reason, explanation),
-    pending: () => this.proposalTracker.pending(),
-    get: (proposalId) => this.proposalTracker.get(proposalId),
+    pending: () => this.proposalsView.pending(this.id),
+    get: (proposalId) => this.proposalsView.get(proposalId),
   };
 
   /** Chat and the acknowledgement queue. */
@@ -174,7 +176,7 @@ export class MEWParticipant {
         ...(options.correlationId && { correlation_id: options.correlationId }),
         payload: { text, ...(options.format && { format: options.format }) },
       }),
-    pending: () => this.chatQueue.list(),
+    pending: () => this.chatQueue.pending(this.id),
     acknowledge: (chatId, status = 'received') => this.closeChat(chatId, 'chat/acknowledge', { status }),
     cancel: (chatId, reason) => this.closeChat(chatId, 'chat/cancel', reason === undefined ? {} : { reason }),
   };
@@ -367,8 +369,8 @@ export class MEWParticipant {
     const me = this.id;
     this.replies.observe(envelope);
     this.requests.observe(envelope);
-    const proposal = this.proposalTracker.observe(envelope, me);
-    if (proposal) this.hub.emit('proposal', proposal);
+    for (const proposal of this.proposalsView.observe(envelope, me, Date.now())) this.hub.emit('proposal', proposal);
+    if (this.chatQueue.observe(envelope, me, Date.now())) this.hub.emit('chat-queue', this.chatQueue.pending(me));
     if (this.streamRegistry.observe(envelope)) this.hub.emit('streams', this.streamRegistry.list());
     if (envelope.from === me) return;
     const addressedToMe = me !== undefined && (envelope.to?.includes(me) ?? false);
@@ -379,17 +381,6 @@ export class MEWParticipant {
       case 'mcp/request':
         if (addressedToMe) void this.serve(envelope);
         return;
-      case 'chat':
-        if (!addressedToMe) return;
-        this.chatQueue.add(envelope);
-        return this.hub.emit('chat-queue', this.chatQueue.list());
-      case 'chat/cancel': {
-        // The sender no longer needs my attention on a chat it sent me; anyone else's cancel is not theirs to make.
-        const mine = (envelope.correlation_id ?? []).filter((ref) => this.chatQueue.get(ref)?.from === envelope.from);
-        for (const ref of mine) this.chatQueue.remove(ref);
-        if (mine.length > 0) this.hub.emit('chat-queue', this.chatQueue.list());
-        return;
-      }
       case 'capability/grant':
         this.peers.applyGrant(envelope.payload.recipient, envelope.id, envelope.payload.capabilities);
         if (envelope.payload.recipient === me) this.acknowledgeGrant(envelope);
@@ -505,9 +496,9 @@ export class MEWParticipant {
 
   private fulfil(proposalId: string, options: FulfilOptions): Decision<unknown> {
     const proposal = this.pendingProposal(proposalId);
-    const to = options.to ?? proposal.envelope.to;
-    if (!to?.length) throw new MewSdkError(`proposal ${proposalId} names no target to send the request to`);
-    const body = this.jsonRpc(options.call ?? (proposal.envelope.payload as McpCall));
+    const to = [...(options.to ?? proposal.targets)];
+    if (!to.length) throw new MewSdkError(`proposal ${proposalId} names no target to send the request to`);
+    const body = this.jsonRpc(options.call ?? { method: proposal.method, ...(proposal.params !== undefined && { params: proposal.params as McpCall['params'] }) });
     if (!this.canSend('mcp/request', body)) throw new CapabilityDeniedError('mcp/request');
     const { envelope, result } = this.sendTracked('mcp/request', to, body, options.timeoutMs ?? this.requestTimeoutMs, [proposalId]);
     return { envelope, outcome: observed(result) };
@@ -516,10 +507,10 @@ export class MEWParticipant {
   private reject(proposalId: string, reason: string, explanation?: string): Decision<Envelope<'mcp/reject'>> {
     const proposal = this.pendingProposal(proposalId);
     const { envelope, reply } = this.sendAndAwait(
-      { kind: 'mcp/reject', to: [proposal.envelope.from], correlation_id: [proposalId], payload: { reason } },
+      { kind: 'mcp/reject', to: [proposal.proposer], correlation_id: [proposalId], payload: { reason } },
       { replyKinds: [], timeoutMs: this.requestTimeoutMs },
     );
-    if (explanation) this.chat.send(explanation, proposal.envelope.from, { correlationId: [envelope.id] });
+    if (explanation) this.chat.send(explanation, proposal.proposer, { correlationId: [envelope.id] });
     return { envelope, outcome: observed(reply as Promise<Envelope<'mcp/reject'>>) };
   }
 
@@ -592,10 +583,10 @@ export class MEWParticipant {
     return { ...call, jsonrpc: '2.0', id: call.id ?? this.nextJsonRpcId++ };
   }
 
-  private pendingProposal(proposalId: string): TrackedProposal {
-    const proposal = this.proposalTracker.get(proposalId);
-    if (proposal?.status !== 'pending') {
-      throw new MewSdkError(proposal ? `proposal ${proposalId} is already ${proposal.status}` : `no proposal ${proposalId} is known`);
+  private pendingProposal(proposalId: string): Proposal {
+    const proposal = this.proposalsView.get(proposalId);
+    if (proposal?.state !== 'pending') {
+      throw new MewSdkError(proposal ? `proposal ${proposalId} is already ${proposal.state}` : `no proposal ${proposalId} is known`);
     }
     return proposal;
   }
@@ -610,7 +601,10 @@ export class MEWParticipant {
   private closeChat(chatId: string, kind: 'chat/acknowledge' | 'chat/cancel', payload: Record<string, unknown>): SentEnvelope {
     const chat = this.chatQueue.get(chatId);
     const sent = this.send({ kind, ...(chat && { to: [chat.from] }), correlation_id: [chatId], payload } as OutgoingEnvelope);
-    if (this.chatQueue.remove(chatId)) this.hub.emit('chat-queue', this.chatQueue.list());
+    const me = this.id;
+    if (me !== undefined && this.chatQueue.sent({ ...sent, from: me, ts: new Date().toISOString() } as AnyEnvelope, me, Date.now())) {
+      this.hub.emit('chat-queue', this.chatQueue.pending(me));
+    }
     return sent;
   }
 

@@ -4,7 +4,8 @@ import type { Unsubscribe } from './event-hub';
 import type { ResourceDefinition, ToolDefinition } from './local-mcp-server';
 import type { SentEnvelope } from './mew-client';
 import type { PauseInfo } from './pause-state';
-import type { TrackedProposal } from './proposal-tracker';
+import type { ChatMessage } from './model/chat-slice';
+import type { Proposal } from './model/proposals-slice';
 import type { ReasoningHandle } from './reasoning-session';
 import type { StreamInfo } from './stream-registry';
 import type { DiscoveredTool, DiscoveryStatus } from './tool-discovery';
@@ -66,7 +67,7 @@ export interface ParticipantProposals {
    * resolves with the result.
    *
    * @example
-   * participant.on('proposal', (p) => p.status === 'pending' && participant.proposals.fulfil(p.envelope.id));
+   * participant.on('proposal', (p) => p.state === 'pending' && participant.proposals.fulfil(p.id));
    */
   fulfil(proposalId: string, options?: FulfilOptions): Decision<unknown>;
   /**
@@ -77,9 +78,9 @@ export interface ParticipantProposals {
    * participant.proposals.reject(id, 'unsafe', 'That path is outside the project');
    */
   reject(proposalId: string, reason?: string, explanation?: string): Decision<Envelope<'mcp/reject'>>;
-  /** Proposals still waiting for a decision, oldest first. */
-  pending(): TrackedProposal[];
-  get(proposalId: string): TrackedProposal | undefined;
+  /** Others' proposals still waiting for a decision, oldest first (the space model's `Proposal`s). */
+  pending(): Proposal[];
+  get(proposalId: string): Proposal | undefined;
 }
 
 /** Chat (spec §3.4) and the acknowledgement queue of chats addressed to me. */
@@ -91,8 +92,8 @@ export interface ParticipantChat {
    * participant.chat.send('Done: 3 files changed', 'alice');
    */
   send(text: string, to?: string | string[], options?: { format?: 'plain' | 'markdown'; correlationId?: string[] }): SentEnvelope;
-  /** Chats addressed to me awaiting acknowledgement, oldest first. */
-  pending(): Envelope<'chat'>[];
+  /** Chats addressed to me awaiting acknowledgement, oldest first (the space model's `ChatMessage`s). */
+  pending(): ChatMessage[];
   /** `chat/acknowledge` to the chat's sender; takes it off my queue. */
   acknowledge(chatId: string, status?: string): SentEnvelope;
   /** `chat/cancel`: the chat no longer needs attention; takes it off my queue. */

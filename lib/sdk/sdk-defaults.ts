@@ -67,8 +67,4 @@ export const TELEMETRY_SOFT_LIMIT_RATIO = 0.9;
 /** The soft-limit alarm re-arms only after usage drops below this share, so it does not fire on every token. */
 export const TELEMETRY_REARM_RATIO = 0.8;
 
-/** Chats addressed to me that await acknowledgement; beyond this the oldest are dropped. */
-export const CHAT_QUEUE_LIMIT = 500;
 
-/** Others' proposals tracked at once; beyond this the oldest decided ones are dropped first, then the oldest pending. */
-export const PROPOSAL_TRACKER_LIMIT = 500;
