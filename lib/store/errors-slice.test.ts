@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSpaceStore } from './space-store';
 import { env, welcome } from '../sdk/model/testing';
+import type { StoreEnvelope } from '../sdk/model/store-envelope';
 
 const violation = (id: string, to: string) =>
   env({
@@ -34,7 +35,7 @@ describe('errors (spec §3.8.2)', () => {
     // Replayed by a catch-up: not a second toast.
     store.getState().ingest(violation('e-1', 'human'));
     expect(store.getState().takeErrors()).toEqual([]);
-    store.getState().ingest({ ...violation('e-3', 'human'), payload: { error: 'rate_limited', message: 'slow down', retry_after_ms: 500 } });
+    store.getState().ingest({ ...violation('e-3', 'human'), payload: { error: 'rate_limited', message: 'slow down', retry_after_ms: 500 } } as StoreEnvelope);
     expect(store.getState().takeErrors()).toMatchObject([{ seq: 2, error: 'rate_limited', message: 'slow down', retryAfterMs: 500 }]);
   });
 

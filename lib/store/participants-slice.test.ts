@@ -46,7 +46,7 @@ describe('participants', () => {
 
   it('replaces my capabilities with a later welcome and marks those missing from it as gone', () => {
     let s = run([welcome('human', ['agent-1', 'agent-2'], 0)]);
-    s = applyEnvelope(s, { ...welcome('human', ['agent-2'], 5_000), payload: { you: { id: 'human', capabilities: [{ kind: 'chat' }] }, participants: [{ id: 'agent-2' }] } }, NOW);
+    s = applyEnvelope(s, { ...welcome('human', ['agent-2'], 5_000), payload: { you: { id: 'human', capabilities: [{ kind: 'chat' }] }, participants: [{ id: 'agent-2' }] } } as StoreEnvelope, NOW);
     expect(s.connection.capabilities).toEqual([{ kind: 'chat' }]);
     expect(s.participants.byId.get('agent-1')!.online).toBe(false);
     // A replayed older welcome does not bring the old capabilities back.

@@ -2,7 +2,7 @@ import { BoundedMap } from '../../collections/bounded-map';
 import { writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
 import { RingBuffer } from '../../collections/ring-buffer';
-import { correlationIds, payloadOf, str, type StoreEnvelope } from './store-envelope';
+import { correlationIds, type StoreEnvelope } from './store-envelope';
 
 /** A `chat` message (spec §3.4). */
 export interface ChatMessage {
@@ -50,19 +50,17 @@ const EMPTY_RECEIPT: ChatReceipt = { acks: [], cancels: [] };
 
 /** Applies `chat`, `chat/acknowledge` and `chat/cancel`. */
 export function reduceChat(state: ChatState, envelope: StoreEnvelope, ctx: ReduceContext): ChatState {
-  const payload = payloadOf(envelope);
   const receipts = writable(state.receipts);
   switch (envelope.kind) {
     case 'chat': {
-      const text = str(payload.text);
-      if (text === undefined) return state;
+      const { text, format } = envelope.payload;
       const message: ChatMessage = {
         id: envelope.id,
         seq: ctx.seq,
         from: envelope.from,
         to: envelope.to,
         text,
-        format: payload.format === 'markdown' ? 'markdown' : 'plain',
+        format: format === 'markdown' ? 'markdown' : 'plain',
         at: ctx.at,
         context: envelope.context,
         correlationIds: correlationIds(envelope),
@@ -73,24 +71,26 @@ export function reduceChat(state: ChatState, envelope: StoreEnvelope, ctx: Reduc
       if (addressedChat) writable(state.addressed).set(envelope.id, message);
       return { ...state, evicted: state.messages.evicted, ackVersion: addressedChat ? state.ackVersion + 1 : state.ackVersion };
     }
-    case 'chat/acknowledge':
+    case 'chat/acknowledge': {
+      const ack = { id: envelope.id, by: envelope.from, at: ctx.at, status: envelope.payload?.status };
+      return addReceipts(state, envelope, (receipt) => ({ ...receipt, acks: [...receipt.acks, ack] }));
+    }
     case 'chat/cancel': {
-      const ids = correlationIds(envelope);
-      if (ids.length === 0) return state;
-      for (const chatId of ids) {
-        const receipt = receipts.get(chatId) ?? EMPTY_RECEIPT;
-        receipts.set(
-          chatId,
-          envelope.kind === 'chat/acknowledge'
-            ? { ...receipt, acks: [...receipt.acks, { id: envelope.id, by: envelope.from, at: ctx.at, status: str(payload.status) }] }
-            : { ...receipt, cancels: [...receipt.cancels, { id: envelope.id, by: envelope.from, at: ctx.at, reason: str(payload.reason) }] },
-        );
-      }
-      return { ...state, ackVersion: state.ackVersion + 1 };
+      const cancel = { id: envelope.id, by: envelope.from, at: ctx.at, reason: envelope.payload?.reason };
+      return addReceipts(state, envelope, (receipt) => ({ ...receipt, cancels: [...receipt.cancels, cancel] }));
     }
     default:
       return state;
   }
+}
+
+/** Adds a receipt to every chat the envelope correlates to. */
+function addReceipts(state: ChatState, envelope: StoreEnvelope, add: (receipt: ChatReceipt) => ChatReceipt): ChatState {
+  const ids = correlationIds(envelope);
+  if (ids.length === 0) return state;
+  const receipts = writable(state.receipts);
+  for (const chatId of ids) receipts.set(chatId, add(receipts.get(chatId) ?? EMPTY_RECEIPT));
+  return { ...state, ackVersion: state.ackVersion + 1 };
 }
 
 /**

@@ -192,7 +192,7 @@ describe('proposals', () => {
     const envelopes: StoreEnvelope[] = [proposal('keep', 'a', 't', 'x', {}, 0)];
     for (let i = 0; i < 5; i++) {
       envelopes.push(proposal(`p-${i}`, 'a', 't', 'x', {}, 10 + i));
-      envelopes.push(env({ id: `rj-${i}`, at: 20 + i, from: 'h', kind: 'mcp/reject', correlation_id: [`p-${i}`] }));
+      envelopes.push(env({ id: `rj-${i}`, at: 20 + i, from: 'h', kind: 'mcp/reject', correlation_id: [`p-${i}`], payload: {} }));
     }
     const s = run(envelopes, { proposalCap: 3 });
     expect([...s.proposals.byId.keys()]).toContain('keep');

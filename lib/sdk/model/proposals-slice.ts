@@ -1,6 +1,7 @@
+import type { Envelope } from '../../protocol';
 import { trimMapAmortized, writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
-import { correlationIds, isRecord, num, parseTime, payloadOf, str, type JsonObject, type StoreEnvelope } from './store-envelope';
+import { correlationIds, isRecord, num, parseTime, str, type JsonObject, type StoreEnvelope } from './store-envelope';
 import { findToolSecurity, type ToolSecurity, type ToolsState } from './tools-slice';
 
 /**
@@ -136,8 +137,9 @@ function proposerTimeout(payload: JsonObject, at: number): { timeoutMs?: number;
   return {};
 }
 
-function newProposal(envelope: StoreEnvelope, ctx: ReduceContext, tools: ToolsState): Proposal {
-  const payload = payloadOf(envelope);
+function newProposal(envelope: Envelope<'mcp/proposal'>, ctx: ReduceContext, tools: ToolsState): Proposal {
+  const { payload } = envelope;
+  // JSON-RPC params may be positional (an array): then there is no tool name or arguments to read.
   const params = isRecord(payload.params) ? payload.params : undefined;
   const targets = envelope.to ?? [];
   const toolName = str(params?.name);
@@ -150,7 +152,7 @@ function newProposal(envelope: StoreEnvelope, ctx: ReduceContext, tools: ToolsSt
     proposer: envelope.from,
     target: targets[0],
     targets,
-    method: str(payload.method) ?? '',
+    method: payload.method,
     toolName,
     arguments: params?.arguments,
     params: payload.params,
@@ -196,7 +198,7 @@ export function reduceProposals(state: ProposalsState, envelope: StoreEnvelope, 
 }
 
 // Adds the proposal and enforces the cap; returns the next trim floor.
-function addProposal(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext, tools: ToolsState): number {
+function addProposal(state: ProposalsState, envelope: Envelope<'mcp/proposal'>, ctx: ReduceContext, tools: ToolsState): number {
   writable(state.byId).set(envelope.id, newProposal(envelope, ctx, tools));
   // Pending proposals are never dropped; settled ones go oldest first, with their index entries.
   const { removed, floor } = trimMapAmortized(writable(state.byId), ctx.config.proposalCap, (p) => p.state === 'pending', state.trimFloor);
@@ -219,11 +221,11 @@ function proposalsNamed(state: ProposalsState, envelope: StoreEnvelope): Proposa
   return out;
 }
 
-function applyFulfilment(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
+function applyFulfilment(state: ProposalsState, envelope: Envelope<'mcp/request'>, ctx: ReduceContext): boolean {
   const named = proposalsNamed(state, envelope);
   if (named.length === 0) return false;
-  const payload = payloadOf(envelope);
-  const method = str(payload.method);
+  const { payload } = envelope;
+  const method = payload.method;
   for (const p of named) {
     const fulfilment: Fulfilment = {
       id: envelope.id,
@@ -246,13 +248,11 @@ function applyFulfilment(state: ProposalsState, envelope: StoreEnvelope, ctx: Re
   return true;
 }
 
-function applyResponse(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
+function applyResponse(state: ProposalsState, envelope: Envelope<'mcp/response'>, ctx: ReduceContext): boolean {
   const ids = correlationIds(envelope).flatMap((id) => state.byFulfilment.get(id) ?? []);
   if (ids.length === 0) return false;
-  const payload = payloadOf(envelope);
-  const error = isRecord(payload.error)
-    ? { code: num(payload.error.code), message: str(payload.error.message), data: payload.error.data }
-    : undefined;
+  const { payload } = envelope;
+  const error = payload.error && { code: payload.error.code, message: payload.error.message, data: payload.error.data };
   const isError = error !== undefined || (isRecord(payload.result) && payload.result.isError === true);
   let changed = false;
   for (const id of ids) {
@@ -265,10 +265,10 @@ function applyResponse(state: ProposalsState, envelope: StoreEnvelope, ctx: Redu
   return changed;
 }
 
-function applyReject(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
+function applyReject(state: ProposalsState, envelope: Envelope<'mcp/reject'>, ctx: ReduceContext): boolean {
   const named = proposalsNamed(state, envelope);
   if (named.length === 0) return false;
-  const rejection: Rejection = { id: envelope.id, by: envelope.from, at: ctx.at, reason: str(payloadOf(envelope).reason) };
+  const rejection: Rejection = { id: envelope.id, by: envelope.from, at: ctx.at, reason: envelope.payload.reason };
   for (const p of named) {
     // A reject after the proposal ran, or after it was withdrawn, is recorded but does not undo that.
     const moves = p.state === 'pending' || p.state === 'expired';
@@ -283,11 +283,11 @@ function applyReject(state: ProposalsState, envelope: StoreEnvelope, ctx: Reduce
   return true;
 }
 
-function applyWithdraw(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
+function applyWithdraw(state: ProposalsState, envelope: Envelope<'mcp/withdraw'>, ctx: ReduceContext): boolean {
   // Spec §3.3.1: only the original proposer can withdraw; anyone else's withdraw is ignored.
   const named = proposalsNamed(state, envelope).filter((p) => p.proposer === envelope.from && !p.withdrawal);
   if (named.length === 0) return false;
-  const withdrawal: Withdrawal = { id: envelope.id, at: ctx.at, reason: str(payloadOf(envelope).reason) };
+  const withdrawal: Withdrawal = { id: envelope.id, at: ctx.at, reason: envelope.payload?.reason };
   for (const p of named) {
     const moves = !EXECUTED.has(p.state);
     writable(state.byId).set(p.id, { ...p, withdrawal, state: moves ? 'withdrawn' : p.state, updatedAt: moves ? ctx.at : p.updatedAt });
@@ -295,9 +295,8 @@ function applyWithdraw(state: ProposalsState, envelope: StoreEnvelope, ctx: Redu
   return true;
 }
 
-function applyExplanation(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
-  const text = str(payloadOf(envelope).text);
-  if (text === undefined) return false;
+function applyExplanation(state: ProposalsState, envelope: Envelope<'chat'>, ctx: ReduceContext): boolean {
+  const { text } = envelope.payload;
   let changed = false;
   for (const rejectId of correlationIds(envelope)) {
     const proposalId = state.byRejection.get(rejectId);

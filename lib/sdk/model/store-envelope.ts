@@ -1,24 +1,11 @@
 import type { AnyEnvelope } from '../../protocol';
 
 /**
- * An envelope as the store accepts it: any `AnyEnvelope`, or raw JSON from history catch-up. Payloads are read
- * defensively (spec §4.3: schemas may differ from what was advertised), so `payload` is `unknown` here.
+ * An envelope as the model accepts it: a valid envelope, as `MEWClient` delivers it (parsed and validated once,
+ * on arrival; catch-up from history arrives the same way). Payload fields the protocol leaves loose are still
+ * read defensively.
  */
-export interface StoreEnvelope {
-  protocol?: string;
-  id: string;
-  ts?: string;
-  from: string;
-  to?: readonly string[];
-  kind: string;
-  correlation_id?: readonly string[];
-  context?: string;
-  payload?: unknown;
-}
-
-// Compile-time check that every typed envelope is accepted as is.
-type Accepts<T extends StoreEnvelope> = T;
-export type AcceptsAnyEnvelope = Accepts<AnyEnvelope>;
+export type StoreEnvelope = AnyEnvelope;
 
 /** A JSON object (not an array, not null). */
 export type JsonObject = Record<string, unknown>;

@@ -14,7 +14,7 @@ type Fields = Omit<StoreEnvelope, 'protocol' | 'ts'> & { ts?: string; at?: numbe
 
 /** An envelope with `protocol` filled in and `ts` = T0 + `at` ms (default T0). */
 export function env({ at = 0, ...fields }: Fields): StoreEnvelope {
-  return { protocol: PROTOCOL_VERSION, ts: iso(at), ...fields };
+  return { protocol: PROTOCOL_VERSION, ts: iso(at), ...fields } as StoreEnvelope;
 }
 
 /** The spec §3.8.1 welcome addressed to `me`, listing `others`. */
