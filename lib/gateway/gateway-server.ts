@@ -109,7 +109,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         server.closeAllConnections();
         server.close(() => done());
       });
-      history.close(); // everything written: the next start continues this numbering
+      await history.close(); // everything written: the next start continues this numbering
       audit.close(); // flushes: nothing recorded is lost on a clean shutdown
       database.close();
     },

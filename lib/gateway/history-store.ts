@@ -31,8 +31,6 @@ export interface HistoryStore {
   load(spaceId: string, limit: number): LoadedHistory;
   /** Queues the entry for a batched write; entries beyond the retained `limit` given to `load` may be pruned. */
   append(spaceId: string, entry: HistoryEntry): void;
-  /** Writes everything queued. */
-  flush(): void;
   /** Writes everything queued and records that this run ended cleanly (its numbering may continue). */
-  close(): void;
+  close(): void | Promise<void>;
 }

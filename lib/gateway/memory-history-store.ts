@@ -22,7 +22,5 @@ export class MemoryHistoryStore implements HistoryStore {
     this.spaces.get(spaceId)?.entries.push(entry);
   }
 
-  flush(): void {}
-
   close(): void {}
 }

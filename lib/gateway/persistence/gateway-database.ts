@@ -34,13 +34,14 @@ const SCHEMA = `
     space TEXT PRIMARY KEY,
     data  TEXT NOT NULL CHECK (json_valid(data))
   ) STRICT;
-  CREATE TABLE IF NOT EXISTS history (
-    space       TEXT NOT NULL,
-    seq         INTEGER NOT NULL,
-    data        TEXT NOT NULL,
-    received_at INTEGER NOT NULL,
-    visible_to  TEXT CHECK (visible_to IS NULL OR json_valid(visible_to)),
-    PRIMARY KEY (space, seq)
+  -- Numbered history in chunks (one row per batch, JSON lines {"seq","at","to","envelope"}): one B-tree insert per
+  -- batch instead of one per envelope keeps durable history cheap on the message path.
+  CREATE TABLE IF NOT EXISTS history_chunks (
+    space     TEXT NOT NULL,
+    first_seq INTEGER NOT NULL,
+    last_seq  INTEGER NOT NULL,
+    entries   TEXT NOT NULL,
+    PRIMARY KEY (space, first_seq)
   ) STRICT, WITHOUT ROWID;
   -- clean = 1 once a gateway closed after writing everything; 0 while one runs.
   CREATE TABLE IF NOT EXISTS history_epochs (

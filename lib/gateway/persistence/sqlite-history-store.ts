@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { newHistoryEpoch } from '../history-cursor';
 import type { HistoryEntry, HistoryStore, LoadedHistory } from '../history-store';
@@ -5,146 +6,135 @@ import type { GatewayDatabase } from './gateway-database';
 import { PersistenceError } from './persistence-error';
 
 /**
- * A quiet queue is written this long after its first entry, so a burst becomes one transaction. It is also the
- * window a crash can lose: the next start then begins a new epoch, so no client's cursor is misread.
+ * A quiet queue is handed to the writer this long after its first entry, so a burst becomes one transaction. It is
+ * also (with the writer's own backlog) the window a crash can lose: the next start then begins a new epoch, so no
+ * client's cursor is misread.
  */
 export const HISTORY_FLUSH_INTERVAL_MS = 50;
-/** Entries per transaction; a queue this long is written on the next turn of the event loop, without the wait. */
+/** Entries per batch; a queue this long is handed over at once, without the wait. */
 export const HISTORY_MAX_BATCH = 1000;
-/** After a failed write, the next attempt waits this long. */
-export const HISTORY_RETRY_INTERVAL_MS = 1000;
 /**
- * Entries held while writes fail. Beyond it the oldest are dropped and this run's epoch is never marked clean, so
- * the next start numbers history anew and clients learn their catch-up is incomplete.
+ * Entries held while the writer is not keeping up. Beyond it the oldest are dropped and this run's epoch is never
+ * marked clean, so the next start numbers history anew and clients learn their catch-up is incomplete.
  */
 export const HISTORY_MAX_QUEUE = 100_000;
+/** How long a write waits for another connection's lock (the gateway's own, the audit log's, operator tools'). */
+const WRITER_BUSY_TIMEOUT_MS = 5000;
 
-const rowSchema = z.object({
+const WRITER_URL = new URL('./history-writer-worker.mjs', import.meta.url);
+
+/** One line of a stored chunk. */
+const lineSchema = z.object({
   seq: z.number().int().positive(),
-  data: z.string().min(2),
-  received_at: z.number().int(),
-  visible_to: z.string().nullable(),
+  at: z.number().int(),
+  to: z.array(z.string()).nullable(),
+  envelope: z.looseObject({ id: z.string(), kind: z.string() }),
 });
 
-interface SpaceHistory {
-  epoch: string;
-  limit: number;
-}
-
 /**
- * Numbered history in the gateway's database, written in batches off the message path (like the audit log) and
- * pruned to each space's retained size. An epoch is kept across restarts only when the previous run closed cleanly
- * (everything written); after a crash the next run starts a new epoch, so a cursor that pointed into entries the
- * crash lost can never be taken for a position in the new ones.
+ * Numbered history in the gateway's database. Loading (once, at start) happens here; writing happens on a worker
+ * thread with its own connection (history-writer-worker.mjs), in batches, pruned to each space's retained size, so
+ * the message path only hands over the envelope text it serialised anyway. An epoch is kept across restarts only
+ * when the previous run closed cleanly (everything written); after a crash the next run starts a new epoch, so a
+ * cursor that pointed into entries the crash lost can never be taken for a position in the new ones.
  */
 export class SqliteHistoryStore implements HistoryStore {
-  private readonly spaces = new Map<string, SpaceHistory>();
-  private queue: { space: string; entry: HistoryEntry }[] = [];
+  private readonly epochs = new Map<string, string>();
+  private readonly limits: Record<string, number> = {};
+  /** Per space: the JSON lines not yet handed to the writer, and their seq range. */
+  private queue = new Map<string, { firstSeq: number; lastSeq: number; lines: string }>();
+  private queued = 0;
   private timer?: ReturnType<typeof setTimeout>;
   private lostEntries = false;
   private closed = false;
+  private readonly writer: Worker;
 
   constructor(
     private readonly database: GatewayDatabase,
-    private readonly onError: (error: Error) => void = (e) => console.error('[history] write failed, will retry:', e.message),
-  ) {}
+    onError: (error: Error) => void = (e) => console.error('[history] write failed, will retry:', e.message),
+  ) {
+    this.writer = new Worker(WRITER_URL, { workerData: { file: database.file, busyTimeoutMs: WRITER_BUSY_TIMEOUT_MS } });
+    this.writer.on('message', (message: { type: string; message?: string }) => {
+      if (message.type === 'error') onError(new Error(message.message));
+    });
+    this.writer.on('error', (error) => onError(error));
+    this.writer.unref(); // the gateway's close() waits for it; nothing else should keep the process alive
+  }
 
   load(spaceId: string, limit: number): LoadedHistory {
     const { db, file } = this.database;
     const row = db.prepare('SELECT epoch, clean FROM history_epochs WHERE space = ?').get(spaceId) as { epoch: string; clean: number } | undefined;
     const epoch = row?.clean === 1 ? row.epoch : newHistoryEpoch();
     db.prepare('INSERT OR REPLACE INTO history_epochs (space, epoch, clean) VALUES (?, ?, 0)').run(spaceId, epoch);
-    this.spaces.set(spaceId, { epoch, limit });
-    const rows = db
-      .prepare('SELECT seq, data, received_at, visible_to FROM history WHERE space = ? ORDER BY seq DESC LIMIT ?')
-      .all(spaceId, limit)
-      .reverse();
-    const entries = rows.map((value, i): HistoryEntry => {
-      const parsed = rowSchema.safeParse(value);
-      const visibleTo = parsed.success && parsed.data.visible_to !== null ? parseVisibleTo(parsed.data.visible_to) : undefined;
-      if (!parsed.success || visibleTo === null) {
-        throw new PersistenceError(file, `space "${spaceId}" history row ${i + 1} of ${rows.length} does not validate`);
+    this.epochs.set(spaceId, epoch);
+    this.limits[spaceId] = limit;
+    const newest = (db.prepare('SELECT MAX(last_seq) AS seq FROM history_chunks WHERE space = ?').get(spaceId) as { seq: number | null }).seq ?? 0;
+    const chunks = db
+      .prepare('SELECT first_seq, entries FROM history_chunks WHERE space = ? AND last_seq > ? ORDER BY first_seq')
+      .all(spaceId, newest - limit) as { first_seq: number; entries: string }[];
+    const entries: HistoryEntry[] = [];
+    for (const chunk of chunks) {
+      for (const line of chunk.entries.split('\n')) {
+        const entry = parseLine(line);
+        if (!entry) throw new PersistenceError(file, `space "${spaceId}" history chunk from seq ${chunk.first_seq} does not validate`);
+        if (entry.seq > newest - limit) entries.push(entry);
       }
-      const { seq, data, received_at: receivedAt } = parsed.data;
-      return { seq, data, receivedAt, ...(visibleTo ? { visibleTo } : {}) };
-    });
+    }
     return { epoch, entries };
   }
 
   append(spaceId: string, entry: HistoryEntry): void {
     if (this.closed) return;
-    if (this.queue.length >= HISTORY_MAX_QUEUE) {
-      this.queue.shift();
-      this.lostEntries = true;
+    if (this.queued >= HISTORY_MAX_QUEUE) return void (this.lostEntries = true); // the writer is stuck: keep memory bounded
+    // The envelope's JSON goes in as is: built by concatenation, never escaped or parsed again on this path.
+    const line = `{"seq":${entry.seq},"at":${entry.receivedAt},"to":${entry.visibleTo ? JSON.stringify(entry.visibleTo) : 'null'},"envelope":${entry.data}}`;
+    const chunk = this.queue.get(spaceId);
+    if (chunk) {
+      chunk.lines += `\n${line}`;
+      chunk.lastSeq = entry.seq;
+    } else {
+      this.queue.set(spaceId, { firstSeq: entry.seq, lastSeq: entry.seq, lines: line });
     }
-    this.queue.push({ space: spaceId, entry });
-    if (this.queue.length >= HISTORY_MAX_BATCH) this.schedule(0);
-    else this.timer ??= this.schedule(HISTORY_FLUSH_INTERVAL_MS);
+    if (++this.queued >= HISTORY_MAX_BATCH) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), HISTORY_FLUSH_INTERVAL_MS).unref();
   }
 
+  /** Hands everything queued to the writer, one chunk per space. */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    while (this.queue.length > 0) this.writeBatch(this.queue.splice(0, HISTORY_MAX_BATCH));
+    if (this.queue.size === 0) return;
+    const chunks = [...this.queue].map(([space, c]) => ({ space, firstSeq: c.firstSeq, lastSeq: c.lastSeq, entries: c.lines }));
+    this.queue = new Map();
+    this.queued = 0;
+    this.writer.postMessage({ type: 'write', chunks, limits: this.limits });
   }
 
-  /** Writes everything and marks each space's epoch clean, so the next start continues its numbering. */
-  close(): void {
+  /** Writes everything and, when nothing was lost, marks each space's epoch clean so the next start continues it. */
+  async close(): Promise<void> {
     if (this.closed) return;
-    try {
-      this.flush();
-      if (this.lostEntries) return;
-      const mark = this.database.db.prepare('UPDATE history_epochs SET clean = 1 WHERE space = ? AND epoch = ?');
-      this.database.transaction(() => {
-        for (const [space, { epoch }] of this.spaces) mark.run(space, epoch);
-      });
-    } finally {
-      this.closed = true;
-      this.queue = [];
-    }
-  }
-
-  private schedule(delayMs: number): ReturnType<typeof setTimeout> {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      try {
-        this.flush();
-      } catch (e) {
-        this.onError(e as Error);
-        this.timer = this.schedule(HISTORY_RETRY_INTERVAL_MS);
-      }
-    }, delayMs);
-    this.timer.unref?.();
-    return this.timer;
-  }
-
-  private writeBatch(batch: { space: string; entry: HistoryEntry }[]): void {
-    const { db } = this.database;
-    const insert = db.prepare('INSERT OR REPLACE INTO history (space, seq, data, received_at, visible_to) VALUES (?, ?, ?, ?, ?)');
-    const prune = db.prepare('DELETE FROM history WHERE space = ? AND seq <= ?');
-    try {
-      this.database.transaction(() => {
-        const newest = new Map<string, number>();
-        for (const { space, entry } of batch) {
-          insert.run(space, entry.seq, entry.data, entry.receivedAt, entry.visibleTo ? JSON.stringify(entry.visibleTo) : null);
-          newest.set(space, entry.seq);
-        }
-        for (const [space, seq] of newest) prune.run(space, seq - (this.spaces.get(space)?.limit ?? seq));
-      });
-    } catch (e) {
-      this.queue.unshift(...batch); // kept, in order, for the retry
-      throw e;
-    }
+    this.flush();
+    this.closed = true;
+    const done = new Promise<void>((resolve) => {
+      this.writer.on('message', (message: { type: string }) => message.type === 'closed' && resolve());
+      this.writer.once('exit', () => resolve());
+    });
+    this.writer.postMessage({ type: 'close', clean: [...this.epochs], lost: this.lostEntries });
+    await done;
+    await this.writer.terminate();
   }
 }
 
-/** The stored `visible_to` list, or null when it is not a list of ids. */
-function parseVisibleTo(text: string): string[] | null {
+/** One stored line back as an entry (its envelope serialised again, to the same text), or undefined if it is not one. */
+function parseLine(line: string): HistoryEntry | undefined {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(text);
-    return Array.isArray(value) && value.every((id) => typeof id === 'string') ? value : null;
+    value = JSON.parse(line);
   } catch {
-    return null;
+    return undefined;
   }
+  const parsed = lineSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  const { seq, at, to } = parsed.data;
+  return { seq, receivedAt: at, data: JSON.stringify((value as { envelope: unknown }).envelope), ...(to ? { visibleTo: to } : {}) };
 }
