@@ -89,6 +89,23 @@ describe('a gateway restart', () => {
     ]);
   });
 
+  it('keeps exactly the retained window of a busy space across a restart', async () => {
+    const dataDir = newDataDir();
+    const small = { ...minted, limits: { history_size: 50 } };
+    const first = await start(dataDir, [small]);
+    const tokens = readStoredTokens(dataDir, 'minted');
+    const human = await joinAs(first, tokens.participants.human, 'space=minted');
+    for (let i = 0; i < 120; i++) human.send({ kind: 'chat', payload: { text: `n${i}` } });
+    await human.next((f) => f.kind === 'chat' && f.payload.text === 'n119');
+    await stop(first);
+
+    const second = await start(dataDir, [small], first.port);
+    const bot = await joinAs(second, tokens.participants.bot, 'space=minted&after=0');
+    const texts = bot.received.filter((f) => f.kind === 'chat').map((f) => f.payload.text);
+    expect(texts).toEqual(Array.from({ length: 49 }, (_, i) => `n${i + 71}`)); // 50 retained: human's leave is the newest
+    expect(bot.welcome!.payload.catch_up.complete).toBe(false);
+  });
+
   it('starts a new history epoch after an unclean stop, so no old cursor is misread', async () => {
     const dataDir = newDataDir();
     const first = createGatewayServer({ spaces: [parseSpaceConfig(minted)], dataDir });

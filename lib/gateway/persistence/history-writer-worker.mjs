@@ -1,7 +1,7 @@
 // The history store's writer, on its own thread, so the gateway's event loop never waits for the disk. Plain
 // JavaScript so it loads the same way under tsx, vitest and node. Messages:
 //   {type: 'write', chunks: [{space, firstSeq, lastSeq, entries}], limits: {space: n}}  (entries: JSON lines)
-//   {type: 'close', clean: [[space, epoch]], lost}
+//   {type: 'close', clean: [[space, epoch]]}
 // Answers {type: 'error', message} and {type: 'closed', lost}.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -53,7 +53,7 @@ parentPort.on('message', (message) => {
   clearTimeout(retry);
   const written = drain();
   // Only a run that wrote everything may let the next one continue its numbering.
-  if (written && !message.lost) db.transaction(() => message.clean.forEach(([space, epoch]) => markClean.run(space, epoch)))();
+  if (written) db.transaction(() => message.clean.forEach(([space, epoch]) => markClean.run(space, epoch)))();
   db.close();
   parentPort.postMessage({ type: 'closed', lost: !written });
 });

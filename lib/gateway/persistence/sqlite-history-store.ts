@@ -6,18 +6,12 @@ import type { GatewayDatabase } from './gateway-database';
 import { PersistenceError } from './persistence-error';
 
 /**
- * A quiet queue is handed to the writer this long after its first entry, so a burst becomes one transaction. It is
- * also (with the writer's own backlog) the window a crash can lose: the next start then begins a new epoch, so no
- * client's cursor is misread.
+ * Entries are handed to the writer this long after the first one queued, as one chunk per space. Within that time
+ * only the newest `historySize` of a space can still matter (older ones would be pruned at once), so a busy space
+ * writes at most `historySize` entries per interval however fast it goes. It is also (with the writer's backlog)
+ * the window a crash can lose: the next start then begins a new epoch, so no client's cursor is misread.
  */
-export const HISTORY_FLUSH_INTERVAL_MS = 50;
-/** Entries per batch; a queue this long is handed over at once, without the wait. */
-export const HISTORY_MAX_BATCH = 1000;
-/**
- * Entries held while the writer is not keeping up. Beyond it the oldest are dropped and this run's epoch is never
- * marked clean, so the next start numbers history anew and clients learn their catch-up is incomplete.
- */
-export const HISTORY_MAX_QUEUE = 100_000;
+export const HISTORY_FLUSH_INTERVAL_MS = 250;
 /** How long a write waits for another connection's lock (the gateway's own, the audit log's, operator tools'). */
 const WRITER_BUSY_TIMEOUT_MS = 5000;
 
@@ -41,11 +35,9 @@ const lineSchema = z.object({
 export class SqliteHistoryStore implements HistoryStore {
   private readonly epochs = new Map<string, string>();
   private readonly limits: Record<string, number> = {};
-  /** Per space: the JSON lines not yet handed to the writer, and their seq range. */
-  private queue = new Map<string, { firstSeq: number; lastSeq: number; lines: string }>();
-  private queued = 0;
+  /** Per space: the JSON lines not yet handed to the writer (consecutive seqs), and the newest seq. */
+  private queue = new Map<string, { lastSeq: number; lines: string[] }>();
   private timer?: ReturnType<typeof setTimeout>;
-  private lostEntries = false;
   private closed = false;
   private readonly writer: Worker;
 
@@ -85,18 +77,17 @@ export class SqliteHistoryStore implements HistoryStore {
 
   append(spaceId: string, entry: HistoryEntry): void {
     if (this.closed) return;
-    if (this.queued >= HISTORY_MAX_QUEUE) return void (this.lostEntries = true); // the writer is stuck: keep memory bounded
     // The envelope's JSON goes in as is: built by concatenation, never escaped or parsed again on this path.
     const line = `{"seq":${entry.seq},"at":${entry.receivedAt},"to":${entry.visibleTo ? JSON.stringify(entry.visibleTo) : 'null'},"envelope":${entry.data}}`;
-    const chunk = this.queue.get(spaceId);
-    if (chunk) {
-      chunk.lines += `\n${line}`;
-      chunk.lastSeq = entry.seq;
-    } else {
-      this.queue.set(spaceId, { firstSeq: entry.seq, lastSeq: entry.seq, lines: line });
-    }
-    if (++this.queued >= HISTORY_MAX_BATCH) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), HISTORY_FLUSH_INTERVAL_MS).unref();
+    let chunk = this.queue.get(spaceId);
+    if (!chunk) this.queue.set(spaceId, (chunk = { lastSeq: entry.seq, lines: [] }));
+    chunk.lines.push(line);
+    chunk.lastSeq = entry.seq;
+    // Lines older than the retained window would be pruned as soon as written: drop them (amortised, so memory stays
+    // within twice the window).
+    const limit = this.limits[spaceId] ?? chunk.lines.length;
+    if (chunk.lines.length >= 2 * limit) chunk.lines = chunk.lines.slice(-limit);
+    this.timer ??= setTimeout(() => this.flush(), HISTORY_FLUSH_INTERVAL_MS).unref();
   }
 
   /** Hands everything queued to the writer, one chunk per space. */
@@ -104,9 +95,11 @@ export class SqliteHistoryStore implements HistoryStore {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.queue.size === 0) return;
-    const chunks = [...this.queue].map(([space, c]) => ({ space, firstSeq: c.firstSeq, lastSeq: c.lastSeq, entries: c.lines }));
+    const chunks = [...this.queue].map(([space, c]) => {
+      const lines = c.lines.slice(-(this.limits[space] ?? c.lines.length));
+      return { space, firstSeq: c.lastSeq - lines.length + 1, lastSeq: c.lastSeq, entries: lines.join('\n') };
+    });
     this.queue = new Map();
-    this.queued = 0;
     this.writer.postMessage({ type: 'write', chunks, limits: this.limits });
   }
 
@@ -119,7 +112,7 @@ export class SqliteHistoryStore implements HistoryStore {
       this.writer.on('message', (message: { type: string }) => message.type === 'closed' && resolve());
       this.writer.once('exit', () => resolve());
     });
-    this.writer.postMessage({ type: 'close', clean: [...this.epochs], lost: this.lostEntries });
+    this.writer.postMessage({ type: 'close', clean: [...this.epochs] });
     await done;
     await this.writer.terminate();
   }
