@@ -11,7 +11,7 @@ import { PersistenceError } from './persistence-error';
  * writes at most `historySize` entries per interval however fast it goes. It is also (with the writer's backlog)
  * the window a crash can lose: the next start then begins a new epoch, so no client's cursor is misread.
  */
-export const HISTORY_FLUSH_INTERVAL_MS = 250;
+export const HISTORY_FLUSH_INTERVAL_MS = 500;
 /** How long a write waits for another connection's lock (the gateway's own, the audit log's, operator tools'). */
 const WRITER_BUSY_TIMEOUT_MS = 5000;
 
@@ -35,8 +35,8 @@ const lineSchema = z.object({
 export class SqliteHistoryStore implements HistoryStore {
   private readonly epochs = new Map<string, string>();
   private readonly limits: Record<string, number> = {};
-  /** Per space: the JSON lines not yet handed to the writer (consecutive seqs), and the newest seq. */
-  private queue = new Map<string, { lastSeq: number; lines: string[] }>();
+  /** Per space: the entries not yet handed to the writer (consecutive seqs). */
+  private queue = new Map<string, HistoryEntry[]>();
   private timer?: ReturnType<typeof setTimeout>;
   private closed = false;
   private readonly writer: Worker;
@@ -77,27 +77,24 @@ export class SqliteHistoryStore implements HistoryStore {
 
   append(spaceId: string, entry: HistoryEntry): void {
     if (this.closed) return;
-    // The envelope's JSON goes in as is: built by concatenation, never escaped or parsed again on this path.
-    const line = `{"seq":${entry.seq},"at":${entry.receivedAt},"to":${entry.visibleTo ? JSON.stringify(entry.visibleTo) : 'null'},"envelope":${entry.data}}`;
-    let chunk = this.queue.get(spaceId);
-    if (!chunk) this.queue.set(spaceId, (chunk = { lastSeq: entry.seq, lines: [] }));
-    chunk.lines.push(line);
-    chunk.lastSeq = entry.seq;
-    // Lines older than the retained window would be pruned as soon as written: drop them (amortised, so memory stays
-    // within twice the window).
-    const limit = this.limits[spaceId] ?? chunk.lines.length;
-    if (chunk.lines.length >= 2 * limit) chunk.lines = chunk.lines.slice(-limit);
+    let entries = this.queue.get(spaceId);
+    if (!entries) this.queue.set(spaceId, (entries = []));
+    entries.push(entry);
+    // Entries older than the retained window would be pruned as soon as written: drop them (amortised, so memory
+    // stays within twice the window).
+    const limit = this.limits[spaceId] ?? entries.length;
+    if (entries.length >= 2 * limit) this.queue.set(spaceId, entries.slice(-limit));
     this.timer ??= setTimeout(() => this.flush(), HISTORY_FLUSH_INTERVAL_MS).unref();
   }
 
-  /** Hands everything queued to the writer, one chunk per space. */
+  /** Hands everything queued to the writer, one chunk of JSON lines per space. */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.queue.size === 0) return;
-    const chunks = [...this.queue].map(([space, c]) => {
-      const lines = c.lines.slice(-(this.limits[space] ?? c.lines.length));
-      return { space, firstSeq: c.lastSeq - lines.length + 1, lastSeq: c.lastSeq, entries: lines.join('\n') };
+    const chunks = [...this.queue].map(([space, queued]) => {
+      const entries = queued.slice(-(this.limits[space] ?? queued.length));
+      return { space, firstSeq: entries[0].seq, lastSeq: entries.at(-1)!.seq, entries: entries.map(toLine).join('\n') };
     });
     this.queue = new Map();
     this.writer.postMessage({ type: 'write', chunks, limits: this.limits });
@@ -116,6 +113,11 @@ export class SqliteHistoryStore implements HistoryStore {
     await done;
     await this.writer.terminate();
   }
+}
+
+/** One entry as a stored line; the envelope's JSON goes in as is, never escaped or parsed again. */
+function toLine(entry: HistoryEntry): string {
+  return `{"seq":${entry.seq},"at":${entry.receivedAt},"to":${entry.visibleTo ? JSON.stringify(entry.visibleTo) : 'null'},"envelope":${entry.data}}`;
 }
 
 /** One stored line back as an entry (its envelope serialised again, to the same text), or undefined if it is not one. */
