@@ -1,6 +1,6 @@
 import type { ActiveStream, WireCapability, ParticipantInfo } from '../../protocol';
 import type { ReduceContext } from './reduce-context';
-import { isAddressedTo, isRecord, payloadOf, str, type StoreEnvelope } from './store-envelope';
+import { isAddressedTo, type StoreEnvelope } from './store-envelope';
 
 /** Same values as the SDK's client status: `ready` means the welcome has arrived. */
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected' | 'ready' | 'error';
@@ -47,21 +47,11 @@ export function myWelcome(envelope: StoreEnvelope, connection: ConnectionState, 
   if (envelope.kind !== 'system/welcome') return undefined;
   if (connection.welcomedAt !== undefined && at < connection.welcomedAt) return undefined;
   const me = connection.me;
-  const payload = payloadOf(envelope);
-  if (!isRecord(payload.you)) return undefined;
-  const id = str(payload.you.id);
-  if (!id) return undefined;
-  if (me !== undefined ? id !== me : envelope.to !== undefined && envelope.to.length > 0 && !isAddressedTo(envelope, id)) {
+  const { you, participants, active_streams: activeStreams = [] } = envelope.payload;
+  if (me !== undefined ? you.id !== me : envelope.to !== undefined && envelope.to.length > 0 && !isAddressedTo(envelope, you.id)) {
     return undefined;
   }
-  const capabilities = Array.isArray(payload.you.capabilities) ? (payload.you.capabilities as WireCapability[]) : [];
-  const participants = Array.isArray(payload.participants)
-    ? (payload.participants.filter((p) => isRecord(p) && typeof p.id === 'string') as ParticipantInfo[])
-    : [];
-  const activeStreams = Array.isArray(payload.active_streams)
-    ? (payload.active_streams.filter((s) => isRecord(s) && typeof s.stream_id === 'string') as ActiveStream[])
-    : [];
-  return { you: { ...payload.you, id, capabilities }, participants, activeStreams };
+  return { you, participants, activeStreams };
 }
 
 /** Applies a welcome addressed to me: learn who I am and what I may do; being welcomed means `ready`. */

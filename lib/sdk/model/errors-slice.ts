@@ -1,5 +1,5 @@
 import type { ReduceContext } from './reduce-context';
-import { correlationIds, isAddressedTo, num, payloadOf, str, type JsonObject, type StoreEnvelope } from './store-envelope';
+import { correlationIds, isAddressedTo, num, str, type JsonObject, type StoreEnvelope } from './store-envelope';
 
 /** A `system/error` addressed to me (spec §3.8.2), waiting to be shown once as a toast. */
 export interface ErrorNotice {
@@ -38,15 +38,16 @@ export function reduceErrors(state: ErrorsState, envelope: StoreEnvelope, ctx: R
   if (envelope.kind !== 'system/error') return state;
   const mine = ctx.me !== undefined ? isAddressedTo(envelope, ctx.me) : (envelope.to?.length ?? 0) > 0;
   if (!mine) return state;
-  const payload = payloadOf(envelope);
+  const { payload } = envelope;
   const seq = state.lastSeq + 1;
   const notice: ErrorNotice = {
     seq,
     id: envelope.id,
     at: ctx.at,
-    error: str(payload.error) ?? 'error',
-    message: str(payload.message),
+    error: payload.error,
+    message: payload.message,
     correlationIds: correlationIds(envelope),
+    // Details are loose in the spec (each code carries its own): read defensively.
     attemptedKind: str(payload.attempted_kind),
     retryAfterMs: num(payload.retry_after_ms),
     payload,

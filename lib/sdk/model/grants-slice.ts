@@ -1,8 +1,8 @@
 import { covers } from '../../capabilities';
-import type { WireCapability } from '../../protocol';
+import type { Envelope, WireCapability } from '../../protocol';
 import { writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
-import { correlationIds, payloadOf, str, type StoreEnvelope } from './store-envelope';
+import { correlationIds, type StoreEnvelope } from './store-envelope';
 
 /** How a grant was revoked. */
 export interface GrantRevocation {
@@ -42,18 +42,17 @@ export function initialGrants(): GrantsState {
 
 /** Applies grants, revocations (by id or by pattern) and grant acknowledgements. */
 export function reduceGrants(state: GrantsState, envelope: StoreEnvelope, ctx: ReduceContext): GrantsState {
-  const payload = payloadOf(envelope);
   const byId = writable(state.byId);
   switch (envelope.kind) {
     case 'capability/grant': {
-      const recipient = str(payload.recipient);
-      if (!recipient || !Array.isArray(payload.capabilities) || byId.has(envelope.id)) return state;
+      const { recipient, capabilities, reason } = envelope.payload;
+      if (byId.has(envelope.id)) return state;
       byId.set(envelope.id, {
         id: envelope.id,
         granter: envelope.from,
         recipient,
-        capabilities: payload.capabilities as WireCapability[],
-        reason: str(payload.reason),
+        capabilities,
+        reason,
         at: ctx.at,
         revokedCapabilities: [],
       });
@@ -67,7 +66,7 @@ export function reduceGrants(state: GrantsState, envelope: StoreEnvelope, ctx: R
         const grant = byId.get(id);
         // Only the recipient can accept what it was given.
         if (grant && grant.recipient === envelope.from) {
-          byId.set(id, { ...grant, ack: { id: envelope.id, status: str(payload.status) ?? 'accepted', at: ctx.at } });
+          byId.set(id, { ...grant, ack: { id: envelope.id, status: envelope.payload.status, at: ctx.at } });
           changed = true;
         }
       }
@@ -78,11 +77,8 @@ export function reduceGrants(state: GrantsState, envelope: StoreEnvelope, ctx: R
   }
 }
 
-function applyRevoke(byId: Map<string, GrantState>, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
-  const payload = payloadOf(envelope);
-  const recipient = str(payload.recipient);
-  const reason = str(payload.reason);
-  const grantId = str(payload.grant_id);
+function applyRevoke(byId: Map<string, GrantState>, envelope: Envelope<'capability/revoke'>, ctx: ReduceContext): boolean {
+  const { recipient, reason, grant_id: grantId } = envelope.payload;
   let changed = false;
   if (grantId) {
     const grant = byId.get(grantId);
@@ -91,10 +87,10 @@ function applyRevoke(byId: Map<string, GrantState>, envelope: StoreEnvelope, ctx
       changed = true;
     }
   }
-  if (Array.isArray(payload.capabilities) && payload.capabilities.length > 0) {
-    const patterns = payload.capabilities as WireCapability[];
+  const patterns = envelope.payload.capabilities;
+  if (patterns && patterns.length > 0) {
     for (const grant of byId.values()) {
-      if (grant.revoked || (recipient !== undefined && grant.recipient !== recipient)) continue;
+      if (grant.revoked || grant.recipient !== recipient) continue;
       const newlyCovered = grant.capabilities.filter((c) => !grant.revokedCapabilities.includes(c) && safeCovers(patterns, c));
       if (newlyCovered.length === 0) continue;
       const revokedCapabilities = [...grant.revokedCapabilities, ...newlyCovered];

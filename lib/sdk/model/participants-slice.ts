@@ -3,7 +3,7 @@ import { appendCapped, writable } from './collection-utils';
 import type { Welcome } from './connection-slice';
 import type { ReduceContext } from './reduce-context';
 import { CONTROL_REPLIES_CAP } from './store-defaults';
-import { correlationIds, isRecord, num, payloadOf, str, type JsonObject, type StoreEnvelope } from './store-envelope';
+import { correlationIds, num, payloadOf, str, type JsonObject, type StoreEnvelope } from './store-envelope';
 
 /** A pause in force (spec §3.9.1), until a resume, or by time at tick once `until` has passed. */
 export interface PauseState {
@@ -88,10 +88,6 @@ export const CONTROL_COMPLETION_KINDS: Readonly<Partial<Record<ParticipantContro
   'participant/shutdown': ['chat/acknowledge'],
 };
 
-function capabilitiesOf(value: unknown): WireCapability[] {
-  return Array.isArray(value) ? (value as WireCapability[]) : [];
-}
-
 // Applies `change` to participant `id` (created offline, or online when `online`); true when it changed.
 function update(byId: Map<string, ParticipantState>, id: string, change: (p: ParticipantState) => ParticipantState, online = false): boolean {
   const current = byId.get(id);
@@ -110,22 +106,20 @@ export function reduceParticipants(state: ParticipantsState, welcome: Welcome | 
 }
 
 function applyKind(byId: Map<string, ParticipantState>, welcome: Welcome | undefined, envelope: StoreEnvelope, ctx: ReduceContext): boolean {
-  const payload = payloadOf(envelope);
   const { at } = ctx;
   switch (envelope.kind) {
     case 'system/welcome':
       return welcome ? applyWelcome(byId, welcome, at) : false;
     case 'system/presence': {
-      const participant = isRecord(payload.participant) ? payload.participant : undefined;
-      const id = str(participant?.id);
-      if (!id) return false;
+      const { event, participant } = envelope.payload;
+      const id = participant.id;
       // History replayed after a reconnect arrives after the fresh welcome: presence older than what we
       // already know must not roll a participant back (stale capabilities, or offline when it is online).
-      if (payload.event === 'join') {
+      if (event === 'join') {
         return update(byId, id, (p) => (p.lastSeen !== undefined && at < p.lastSeen ? p : {
           ...p,
           online: true,
-          capabilities: capabilitiesOf(participant?.capabilities),
+          capabilities: participant.capabilities ?? [],
           joinedAt: at,
           lastSeen: at,
           leftAt: undefined,
@@ -133,16 +127,14 @@ function applyKind(byId: Map<string, ParticipantState>, welcome: Welcome | undef
           shutdown: undefined, // a shutdown lasts until the participant rejoins
         }));
       }
-      if (payload.event === 'leave') return update(byId, id, (p) => (p.lastSeen !== undefined && at < p.lastSeen ? p : { ...p, online: false, leftAt: at, lastSeen: at }));
+      if (event === 'leave') return update(byId, id, (p) => (p.lastSeen !== undefined && at < p.lastSeen ? p : { ...p, online: false, leftAt: at, lastSeen: at }));
       return false;
     }
-    case 'space/invite': {
-      const id = str(payload.participant_id);
-      return id ? update(byId, id, (p) => ({ ...p, invited: { id: envelope.id, by: envelope.from, at, reason: str(payload.reason) } })) : false;
-    }
+    case 'space/invite':
     case 'space/kick': {
-      const id = str(payload.participant_id);
-      return id ? update(byId, id, (p) => ({ ...p, kicked: { id: envelope.id, by: envelope.from, at, reason: str(payload.reason) } })) : false;
+      const { participant_id: id, reason } = envelope.payload;
+      const record = { id: envelope.id, by: envelope.from, at, reason };
+      return update(byId, id, (p) => (envelope.kind === 'space/invite' ? { ...p, invited: record } : { ...p, kicked: record }));
     }
     case 'participant/status':
       // Someone reporting status is connected. The report itself lives in the telemetry slice only: kept here too,
@@ -156,7 +148,7 @@ function applyKind(byId: Map<string, ParticipantState>, welcome: Welcome | undef
 function applyWelcome(byId: Map<string, ParticipantState>, welcome: Welcome, at: number): boolean {
   const listed = new Map<string, WireCapability[]>();
   listed.set(welcome.you.id, welcome.you.capabilities);
-  for (const p of welcome.participants) listed.set(p.id, capabilitiesOf(p.capabilities));
+  for (const p of welcome.participants) listed.set(p.id, p.capabilities ?? []);
   for (const [id, capabilities] of listed) {
     // Listed now but offline before: they (re)joined while I was away, so a shutdown is over and the join time unknown.
     update(byId, id, (p) =>
