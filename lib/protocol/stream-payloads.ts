@@ -35,6 +35,8 @@ export const streamOpenPayloadSchema = z.looseObject({
   target: participantIds.optional(),
   /** Direction copied from the request. */
   direction: z.string().optional(),
+  /** What the stream carries, copied from the request (our gateway). */
+  description: z.string().optional(),
 });
 
 /**

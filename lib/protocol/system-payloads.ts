@@ -33,6 +33,8 @@ export const activeStreamSchema = z.looseObject({
   target: z.array(z.string()).optional(),
   /** Frame encoding. */
   encoding: z.string().optional(),
+  /** What it carries (our gateway). */
+  description: z.string().optional(),
 });
 
 /**

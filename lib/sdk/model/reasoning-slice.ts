@@ -1,7 +1,7 @@
 import { trimMapAmortized, writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
 import { STREAM_TEXT_CAP, THOUGHT_MIRROR_WINDOW } from './store-defaults';
-import { correlationIds, payloadOf, str, type StoreEnvelope } from './store-envelope';
+import { correlationIds, type StoreEnvelope } from './store-envelope';
 
 /** `live` until a `reasoning/conclusion` or `reasoning/cancel` names the thread. */
 export type ReasoningStatus = 'live' | 'concluded' | 'cancelled';
@@ -103,7 +103,6 @@ export function addStreamText(thread: ReasoningThread, text: string, at: number)
 
 /** Applies `reasoning/start`, `thought`, `conclusion` and `cancel`. */
 export function reduceReasoning(state: ReasoningState, envelope: StoreEnvelope, ctx: ReduceContext): ReasoningState {
-  const payload = payloadOf(envelope);
   const byId = writable(state.byId);
   switch (envelope.kind) {
     case 'reasoning/start': {
@@ -114,7 +113,7 @@ export function reduceReasoning(state: ReasoningState, envelope: StoreEnvelope, 
         correlatedTo: correlationIds(envelope),
         context: envelope.context,
         startedAt: ctx.at,
-        message: str(payload.message),
+        message: envelope.payload?.message,
         thoughts: [],
         droppedThoughts: 0,
         state: 'live',
@@ -128,21 +127,21 @@ export function reduceReasoning(state: ReasoningState, envelope: StoreEnvelope, 
     }
     case 'reasoning/thought': {
       const thread = threadOf(state, envelope);
-      const message = str(payload.message);
-      if (!thread || message === undefined) return state;
+      const { message } = envelope.payload;
+      if (!thread) return state;
       const thought: Thought = { id: envelope.id, at: ctx.at, message, source: 'envelope' };
       return replaceThread(state, addThought(thread, thought, ctx.config.reasoningThoughtsCap, ctx.at));
     }
     case 'reasoning/conclusion': {
       const thread = threadOf(state, envelope);
       if (!thread || thread.state === 'cancelled') return state;
-      const conclusion = { id: envelope.id, message: str(payload.message) ?? '', at: ctx.at };
+      const conclusion = { id: envelope.id, message: envelope.payload.message, at: ctx.at };
       return replaceThread(state, { ...thread, state: 'concluded', conclusion, updatedAt: ctx.at });
     }
     case 'reasoning/cancel': {
       const thread = threadOf(state, envelope);
       if (!thread || thread.state !== 'live') return state;
-      const cancel = { id: envelope.id, by: envelope.from, reason: str(payload.reason), at: ctx.at };
+      const cancel = { id: envelope.id, by: envelope.from, reason: envelope.payload?.reason, at: ctx.at };
       return replaceThread(state, { ...thread, state: 'cancelled', cancel, updatedAt: ctx.at });
     }
     default:

@@ -4,7 +4,7 @@ import type { ReasoningState } from './reasoning-slice';
 import { findReasoningForStream } from './reasoning-stream-link';
 import type { ReduceContext } from './reduce-context';
 import { CLOSED_STREAMS_CAP } from './store-defaults';
-import { correlationIds, payloadOf, str, strings, type StoreEnvelope } from './store-envelope';
+import { correlationIds, type StoreEnvelope } from './store-envelope';
 
 /** Stream requests awaiting their `stream/open`, and open-envelope ids kept for closes; older ones are forgotten. */
 const PENDING_REQUESTS_CAP = 200;
@@ -73,11 +73,10 @@ export function reduceStreams(
   ctx: ReduceContext,
   reasoning: ReasoningState,
 ): { streams: StreamsState; links: readonly StreamLink[] } {
-  const payload = payloadOf(envelope);
   const unchanged = { streams: state, links: NO_LINKS };
   switch (envelope.kind) {
     case 'stream/request': {
-      const description = str(payload.description);
+      const { description } = envelope.payload;
       const thread = findReasoningForStream(reasoning, {
         requester: envelope.from,
         correlationIds: correlationIds(envelope),
@@ -91,12 +90,12 @@ export function reduceStreams(
       return { streams: { ...state }, links: NO_LINKS };
     }
     case 'stream/open': {
-      const streamId = str(payload.stream_id);
-      if (!streamId) return unchanged;
+      const { payload } = envelope;
+      const streamId = payload.stream_id;
       const requestId = correlationIds(envelope).find((id) => state.requests.has(id));
       const request = requestId !== undefined ? state.requests.get(requestId) : undefined;
-      const owner = str(payload.owner) ?? request?.from;
-      const description = str(payload.description) ?? request?.description;
+      const owner = payload.owner ?? request?.from;
+      const description = payload.description ?? request?.description;
       const reasoningId =
         request?.reasoningId ??
         findReasoningForStream(reasoning, {
@@ -109,10 +108,10 @@ export function reduceStreams(
       writable(state.byId).set(streamId, {
         id: streamId,
         owner,
-        direction: str(payload.direction),
-        encoding: str(payload.encoding),
-        authorizedWriters: strings(payload.authorized_writers),
-        target: strings(payload.target),
+        direction: payload.direction,
+        encoding: payload.encoding,
+        authorizedWriters: payload.authorized_writers,
+        target: payload.target,
         description,
         requestId,
         openId: envelope.id,
@@ -128,11 +127,11 @@ export function reduceStreams(
     }
     case 'stream/close': {
       // Spec §3.10.4 names the stream by correlation to its `stream/open`; our gateway also accepts `stream_id`.
-      const streamId = str(payload.stream_id) ?? correlationIds(envelope).map((id) => state.byOpenId.get(id)).find(Boolean);
+      const streamId = envelope.payload?.stream_id ?? correlationIds(envelope).map((id) => state.byOpenId.get(id)).find(Boolean);
       const stream = streamId !== undefined ? state.byId.get(streamId) : undefined;
       if (!stream || stream.closed) return unchanged;
       const byId = writable(state.byId);
-      byId.set(stream.id, { ...stream, closed: { id: envelope.id, by: envelope.from, at: ctx.at, reason: str(payload.reason) } });
+      byId.set(stream.id, { ...stream, closed: { id: envelope.id, by: envelope.from, at: ctx.at, reason: envelope.payload?.reason } });
       trimClosed(byId);
       return { streams: { ...state }, links: NO_LINKS };
     }
@@ -171,7 +170,7 @@ function applyWelcomeStreams(
     listed.add(s.stream_id);
     const known = byId.get(s.stream_id);
     if (known && !known.closed) continue;
-    const description = str((s as Record<string, unknown>).description);
+    const { description } = s;
     const reasoningId = findReasoningForStream(reasoning, { requester: s.owner, description, allowFallback: false })?.id;
     byId.set(s.stream_id, {
       id: s.stream_id,
