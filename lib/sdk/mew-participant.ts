@@ -367,7 +367,7 @@ export class MEWParticipant {
 
   private handleEnvelope(envelope: AnyEnvelope): void {
     const me = this.id;
-    this.replies.observe(envelope);
+    this.replies.observe(envelope, me);
     this.requests.observe(envelope);
     for (const proposal of this.proposalsView.observe(envelope, me, Date.now())) this.hub.emit('proposal', proposal);
     if (this.chatQueue.observe(envelope, me, Date.now())) this.hub.emit('chat-queue', this.chatQueue.pending(me));

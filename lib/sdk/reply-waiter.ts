@@ -27,7 +27,7 @@ interface Waiting {
  *
  * @example
  * const waiter = new ReplyWaiter();
- * client.on('message', (env) => waiter.observe(env));
+ * client.on('message', (env) => waiter.observe(env, client.participantId));
  * const ack = await waiter.wait(sent.id, { replyKinds: ['space/invite-ack'], timeoutMs: 10_000 });
  */
 export class ReplyWaiter {
@@ -47,11 +47,13 @@ export class ReplyWaiter {
     });
   }
 
-  /** Feeds every inbound envelope. */
-  observe(envelope: AnyEnvelope): void {
+  /** Feeds every inbound envelope; `me` tells my echo from someone else's envelope that reuses my id. */
+  observe(envelope: AnyEnvelope, me: string | undefined): void {
     if (this.waiting.size === 0) return;
-    for (const waiting of this.waiting.get(envelope.id) ?? []) {
-      if (waiting.replyKinds.size === 0) this.settle(envelope.id, waiting, () => waiting.resolve(envelope));
+    if (envelope.from === me) {
+      for (const waiting of this.waiting.get(envelope.id) ?? []) {
+        if (waiting.replyKinds.size === 0) this.settle(envelope.id, waiting, () => waiting.resolve(envelope));
+      }
     }
     for (const ref of envelope.correlation_id ?? []) {
       for (const waiting of this.waiting.get(ref) ?? []) {
