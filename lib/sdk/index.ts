@@ -65,4 +65,4 @@ export type { PauseInfo } from './pause-state';
 export type { ContextUsage, TelemetryOptions } from './context-telemetry';
 export type { ReasoningCancel, ReasoningHandle } from './reasoning-session';
 export type { StreamInfo } from './stream-registry';
-export type { Peer } from './peer-directory';
+export type { Peer } from './peers-view';

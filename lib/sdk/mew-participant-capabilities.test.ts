@@ -37,6 +37,19 @@ describe('MEWParticipant capabilities', () => {
     expect(alice.canSend('participant/pause', {})).toBe(false);
   });
 
+  it('knows what others may send, including the grants it made itself', async () => {
+    await joinAs(gw, tokenOf('bob'), 'space=caps');
+    const lead = await participants.connect('admin', { autoDiscovery: false });
+    const bob = () => lead.participants.find((p) => p.id === 'bob');
+    expect(bob()?.capabilities).toEqual([{ kind: 'chat' }]);
+    const granted = lead.sendAndAwait(
+      { kind: 'capability/grant', to: ['bob'], payload: { recipient: 'bob', capabilities: [{ kind: 'mcp/proposal' }] } },
+      { replyKinds: [], timeoutMs: 3000 },
+    );
+    await granted.reply;
+    expect(bob()?.capabilities).toEqual([{ kind: 'chat' }, { kind: 'mcp/proposal' }]);
+  });
+
   it('acknowledges a grant addressed to it and takes the fresh welcome’s capabilities', async () => {
     const updated = nextEvent(alice, 'capabilities', (caps) => caps.length === 5);
     admin.send({ id: 'grant-1', kind: 'capability/grant', to: ['alice'], payload: { recipient: 'alice', capabilities: [{ kind: 'mcp/request', payload: { method: 'tools/call', params: { name: 'write_*' } } }] } });

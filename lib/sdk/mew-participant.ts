@@ -21,7 +21,7 @@ import { LocalMcpServer, type ResourceDefinition, type ToolDefinition } from './
 import { McpRequestTracker } from './mcp-request-tracker';
 import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange } from './mew-client';
 import { PauseState, type PauseInfo } from './pause-state';
-import { PeerDirectory, type Peer } from './peer-directory';
+import { PeersView, type Peer } from './peers-view';
 import type { Proposal } from './model/proposals-slice';
 import { ProposalsView } from './proposals-view';
 import { ReasoningSession, type ReasoningHandle } from './reasoning-session';
@@ -131,7 +131,7 @@ export class MEWParticipant {
     event === 'error' ? console.error('[mew-sdk] error listener failed:', error) : this.reportError(error),
   );
   private readonly server = new LocalMcpServer();
-  private readonly peers = new PeerDirectory();
+  private readonly peers = new PeersView();
   private readonly requests = new McpRequestTracker();
   private readonly replies = new ReplyWaiter();
   private readonly proposalsView = new ProposalsView();
@@ -357,7 +357,7 @@ export class MEWParticipant {
   private handleWelcome(welcome: Envelope<'system/welcome'>): void {
     // A fresh welcome (e.g. after a grant) replaces my capabilities wholesale: it is authoritative.
     this.compiled = compileCapabilitiesSafely(welcome.payload.you.capabilities);
-    this.peers.replaceAll(welcome.payload.participants);
+    this.peers.observe(welcome, Date.now()); // before the 'message' event: discovery below reads the peers
     this.streamRegistry.replaceAll(welcome.payload.active_streams ?? []);
     this.hub.emit('capabilities', this.compiled.patterns);
     this.hub.emit('streams', this.streamRegistry.list());
@@ -372,6 +372,7 @@ export class MEWParticipant {
     for (const proposal of this.proposalsView.observe(envelope, me, Date.now())) this.hub.emit('proposal', proposal);
     if (this.chatQueue.observe(envelope, me, Date.now())) this.hub.emit('chat-queue', this.chatQueue.pending(me));
     if (this.streamRegistry.observe(envelope)) this.hub.emit('streams', this.streamRegistry.list());
+    if (envelope.kind !== 'system/welcome') this.peers.observe(envelope, Date.now());
     if (envelope.from === me) return;
     const addressedToMe = me !== undefined && (envelope.to?.includes(me) ?? false);
 
@@ -382,11 +383,8 @@ export class MEWParticipant {
         if (addressedToMe) void this.serve(envelope);
         return;
       case 'capability/grant':
-        this.peers.applyGrant(envelope.payload.recipient, envelope.id, envelope.payload.capabilities);
         if (envelope.payload.recipient === me) this.acknowledgeGrant(envelope);
         return;
-      case 'capability/revoke':
-        return this.peers.applyRevoke(envelope.payload);
       case 'reasoning/cancel':
         if (envelope.context) this.reasoningSessions.get(envelope.context)?.cancelledBy(envelope.from, envelope.payload.reason);
         return;
@@ -398,12 +396,11 @@ export class MEWParticipant {
   private handlePresence(envelope: Envelope<'system/presence'>): void {
     const { event, participant } = envelope.payload;
     if (participant.id === this.id) return;
-    if (event === 'join') {
-      this.peers.join(participant);
-      this.hub.emit('participant-join', this.peers.get(participant.id)!);
+    const peer = this.peers.get(participant.id);
+    if (event === 'join' && peer) {
+      this.hub.emit('participant-join', peer);
       this.autoDiscover(participant.id, 0);
-    } else {
-      this.peers.leave(participant.id);
+    } else if (event === 'leave') {
       this.toolDiscovery.forget(participant.id);
       this.hub.emit('participant-leave', { id: participant.id });
     }

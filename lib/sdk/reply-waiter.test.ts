@@ -20,8 +20,8 @@ describe('ReplyWaiter', () => {
 
   it('lets acceptance and a reply be awaited apart on the same envelope', async () => {
     const waiter = new ReplyWaiter();
-    const accepted = waiter.wait('inv', { replyKinds: [], timeoutMs: 1000 });
-    const acked = waiter.wait('inv', { replyKinds: ['space/invite-ack'], timeoutMs: 1000 });
+    const accepted = waiter.wait<'space/invite'>('inv', { replyKinds: [], timeoutMs: 1000 });
+    const acked = waiter.wait<'space/invite-ack'>('inv', { replyKinds: ['space/invite-ack'], timeoutMs: 1000 });
     waiter.observe(envelope({ id: 'inv', from: 'me', kind: 'space/invite', payload: { participant_id: 'guest' } }), 'me');
     waiter.observe(envelope({ id: 'ack', from: 'system:gateway', to: ['me'], kind: 'space/invite-ack', correlation_id: ['inv'], payload: { status: 'accepted', participant_id: 'guest' } }), 'me');
     expect((await accepted).id).toBe('inv');

@@ -37,6 +37,20 @@ describe('participants', () => {
     expect(participantList(s).map((p) => p.id)).toEqual(['agent-2', 'human', 'new-agent', 'agent-1']);
   });
 
+  it('keeps each participant’s effective capabilities by the gateway’s rules: report, then grants and revocations since', () => {
+    const grant = (id: string, capabilities: unknown[], at: number) =>
+      env({ id, at, from: 'human', to: ['agent-1'], kind: 'capability/grant', payload: { recipient: 'agent-1', capabilities } });
+    const revoke = (id: string, payload: Record<string, unknown>, at: number) =>
+      env({ id, at, from: 'human', to: ['agent-1'], kind: 'capability/revoke', payload: { recipient: 'agent-1', ...payload } });
+    const effective = (s: SpaceState) => s.participants.byId.get('agent-1')!.effective.all;
+    let s = run([welcome('human', ['agent-1']), grant('g-1', [{ kind: 'reasoning/*' }], 10), grant('g-2', [{ kind: 'mcp/request' }, { kind: 'stream/request' }], 20)]);
+    expect(effective(s)).toEqual([{ kind: 'mcp/proposal' }, { kind: 'chat' }, { kind: 'reasoning/*' }, { kind: 'mcp/request' }, { kind: 'stream/request' }]);
+    s = applyEnvelopes(s, [revoke('r-1', { grant_id: 'g-1' }, 30), revoke('r-2', { capabilities: [{ kind: 'mcp/*' }] }, 40)], NOW);
+    expect(effective(s)).toEqual([{ kind: 'chat' }, { kind: 'stream/request' }]); // mcp/* covered a reported and a granted one
+    s = applyEnvelopes(s, [presence('agent-1', 'join', 50)], NOW);
+    expect(effective(s)).toEqual([{ kind: 'mcp/proposal' }, { kind: 'chat' }]); // a new report is the gateway's word again
+  });
+
   it('does not let presence replayed from history (older than the welcome) roll participants back', () => {
     // After a reload the fresh welcome arrives first, then the catch-up history with older presence.
     const s = run([welcome('human', ['agent-1'], 500), presence('agent-1', 'join', 100), presence('agent-1', 'leave', 50)]);

@@ -1,4 +1,5 @@
 import { isParticipantControlKind, type WireCapability, type ParticipantControlKind } from '../../protocol';
+import { coversSafely } from '../safe-capabilities';
 import { appendCapped, writable } from './collection-utils';
 import type { Welcome } from './connection-slice';
 import type { ReduceContext } from './reduce-context';
@@ -52,6 +53,12 @@ export interface ParticipantState {
   online: boolean;
   /** As last reported by the welcome or a presence `join` (grants are in the grants slice). */
   capabilities: readonly WireCapability[];
+  /**
+   * What it may send as far as the envelopes seen tell: that report (the gateway's word, so it resets the rest), minus
+   * what revocations by pattern routed since cover, plus grants routed since and not revoked. The SDK checks who may
+   * control it against this, with the gateway's own matcher.
+   */
+  effective: EffectiveCapabilities;
   /** Connection time: the presence `join` (unknown for those already present when I joined). */
   joinedAt?: number;
   /** Last time they were known present: join, welcome listing, or leave. */
@@ -62,6 +69,24 @@ export interface ParticipantState {
   paused?: PauseState;
   shutdown?: ShutdownState;
   lastControl?: ControlState;
+}
+
+/** A participant's capabilities since its last report: the reported ones still in force, and grants seen since. */
+export interface EffectiveCapabilities {
+  base: readonly WireCapability[];
+  grants: readonly { id: string; capabilities: readonly WireCapability[] }[];
+  /** `base` and the grants' capabilities together. */
+  all: readonly WireCapability[];
+}
+
+const NO_CAPABILITIES: EffectiveCapabilities = { base: [], grants: [], all: [] };
+
+function reported(capabilities: readonly WireCapability[]): EffectiveCapabilities {
+  return { base: capabilities, grants: [], all: capabilities };
+}
+
+function withGrants(base: readonly WireCapability[], grants: EffectiveCapabilities['grants']): EffectiveCapabilities {
+  return { base, grants, all: [...base, ...grants.flatMap((g) => g.capabilities)] };
 }
 
 /** Participants by id (each record immutable; the map is the store's, read-only to everyone else). */
@@ -91,7 +116,7 @@ export const CONTROL_COMPLETION_KINDS: Readonly<Partial<Record<ParticipantContro
 // Applies `change` to participant `id` (created offline, or online when `online`); true when it changed.
 function update(byId: Map<string, ParticipantState>, id: string, change: (p: ParticipantState) => ParticipantState, online = false): boolean {
   const current = byId.get(id);
-  const next = change(current ?? { id, online, capabilities: [] });
+  const next = change(current ?? { id, online, capabilities: [], effective: NO_CAPABILITIES });
   if (next === current) return false;
   byId.set(id, next);
   return true;
@@ -120,6 +145,7 @@ function applyKind(byId: Map<string, ParticipantState>, welcome: Welcome | undef
           ...p,
           online: true,
           capabilities: participant.capabilities ?? [],
+          effective: reported(participant.capabilities ?? []),
           joinedAt: at,
           lastSeen: at,
           leftAt: undefined,
@@ -136,6 +162,22 @@ function applyKind(byId: Map<string, ParticipantState>, welcome: Welcome | undef
       const record = { id: envelope.id, by: envelope.from, at, reason };
       return update(byId, id, (p) => (envelope.kind === 'space/invite' ? { ...p, invited: record } : { ...p, kicked: record }));
     }
+    case 'capability/grant': {
+      const { recipient, capabilities } = envelope.payload;
+      return update(byId, recipient, (p) => ({ ...p, effective: withGrants(p.effective.base, [...p.effective.grants, { id: envelope.id, capabilities }]) }));
+    }
+    case 'capability/revoke': {
+      const { recipient, grant_id: grantId, capabilities: patterns } = envelope.payload;
+      // The gateway's rule: by id, that grant; by pattern, every capability the patterns cover, reported or granted.
+      const kept = (list: readonly WireCapability[]) => (patterns ? list.filter((c) => !coversSafely(patterns, c)) : list);
+      return update(byId, recipient, (p) => {
+        const grants = p.effective.grants
+          .filter((g) => g.id !== grantId)
+          .map((g) => ({ ...g, capabilities: kept(g.capabilities) }))
+          .filter((g) => g.capabilities.length > 0);
+        return { ...p, effective: withGrants(kept(p.effective.base), grants) };
+      });
+    }
     case 'participant/status':
       // Someone reporting status is connected. The report itself lives in the telemetry slice only: kept here too,
       // every report (several a second per agent) would re-render each participant's card.
@@ -151,10 +193,11 @@ function applyWelcome(byId: Map<string, ParticipantState>, welcome: Welcome, at:
   for (const p of welcome.participants) listed.set(p.id, p.capabilities ?? []);
   for (const [id, capabilities] of listed) {
     // Listed now but offline before: they (re)joined while I was away, so a shutdown is over and the join time unknown.
+    const effective = reported(capabilities);
     update(byId, id, (p) =>
       p.online
-        ? { ...p, capabilities, lastSeen: at }
-        : { ...p, online: true, capabilities, lastSeen: at, joinedAt: undefined, leftAt: undefined, shutdown: undefined },
+        ? { ...p, capabilities, effective, lastSeen: at }
+        : { ...p, online: true, capabilities, effective, lastSeen: at, joinedAt: undefined, leftAt: undefined, shutdown: undefined },
     );
   }
   // The welcome is a snapshot: whoever is not in it left while I was disconnected.
