@@ -33,17 +33,17 @@ describe('MEWParticipant streams', () => {
   it('requests a stream, writes text and binary frames others receive, and closes it', async () => {
     const seenOpen = nextEvent(watcher, 'streams', (list) => list.length === 1);
     const stream = await owner.streams.request({ direction: 'upload', encoding: 'text', description: 'log' });
-    expect(stream.info).toMatchObject({ owner: 'owner', authorized_writers: ['owner'], direction: 'upload', description: 'log' });
-    expect((await seenOpen)[0].stream_id).toBe(stream.info.stream_id);
+    expect(stream.info).toMatchObject({ owner: 'owner', authorizedWriters: ['owner'], direction: 'upload', description: 'log' });
+    expect((await seenOpen)[0].id).toBe(stream.info.id);
 
     const frames: StreamData[] = [];
-    watcher.streams.onData(stream.info.stream_id, (frame) => frames.push(frame));
+    watcher.streams.onData(stream.info.id, (frame) => frames.push(frame));
     expect(stream.write('line 1')).toBe(true);
     expect(stream.write(new Uint8Array([0, 1, 255]))).toBe(true);
     await expect.poll(() => frames.length).toBe(2);
     expect(frames).toEqual([
-      { streamId: stream.info.stream_id, data: 'line 1' },
-      { streamId: stream.info.stream_id, data: new Uint8Array([0, 1, 255]) },
+      { streamId: stream.info.id, data: 'line 1' },
+      { streamId: stream.info.id, data: new Uint8Array([0, 1, 255]) },
     ]);
 
     const seenClose = nextEvent(watcher, 'streams', (list) => list.length === 0);
@@ -55,7 +55,7 @@ describe('MEWParticipant streams', () => {
   it('lists streams opened before it joined, from its welcome', async () => {
     const stream = await owner.streams.request({ direction: 'download' });
     const late = await participants.connect('watcher');
-    expect(late.streams.active()).toMatchObject([{ stream_id: stream.info.stream_id, owner: 'owner', direction: 'download' }]);
+    expect(late.streams.active()).toMatchObject([{ id: stream.info.id, owner: 'owner', direction: 'download' }]);
   });
 
   it('fails fast when the gateway refuses the stream request', async () => {
@@ -73,7 +73,7 @@ describe('MEWParticipant streams', () => {
     const [info] = await opened;
     expect(info.description).toBe(`reasoning ${reasoning.id}`);
     reasoning.thought('step 2');
-    await expect.poll(() => frames.filter((f) => f.streamId === info.stream_id).map((f) => f.data)).toEqual([
+    await expect.poll(() => frames.filter((f) => f.streamId === info.id).map((f) => f.data)).toEqual([
       JSON.stringify({ message: 'step 1' }),
       JSON.stringify({ message: 'step 2' }),
     ]);

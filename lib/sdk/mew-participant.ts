@@ -13,17 +13,15 @@ import {
   type Kind,
   type ParticipantStatusPayload,
 } from '../protocol';
-import { ChatQueueView } from './chat-queue-view';
 import type { ChatMessage } from './model/chat-slice';
 import { ContextTelemetry, type ContextUsage, type TelemetryOptions } from './context-telemetry';
 import { EventHub, type Unsubscribe } from './event-hub';
 import { LocalMcpServer, type ResourceDefinition, type ToolDefinition } from './local-mcp-server';
 import { McpRequestTracker } from './mcp-request-tracker';
 import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange } from './mew-client';
-import { PauseState, type PauseInfo } from './pause-state';
-import { PeersView, type Peer } from './peers-view';
+import { OwnPause, type PauseInfo } from './own-pause';
+import { ParticipantModel, type Peer } from './participant-model';
 import type { Proposal } from './model/proposals-slice';
-import { ProposalsView } from './proposals-view';
 import { ReasoningSession, type ReasoningHandle } from './reasoning-session';
 import { compileCapabilitiesSafely } from './safe-capabilities';
 import { DEFAULT_REQUEST_TIMEOUT_MS, DISCOVERY_STAGGER_MS, STREAM_OPEN_TIMEOUT_MS } from './sdk-defaults';
@@ -44,7 +42,7 @@ import type {
 } from './participant-namespaces';
 import { ReplyWaiter, type AwaitOptions } from './reply-waiter';
 import { CapabilityDeniedError, ConnectionClosedError, GatewayRefusalError, MewSdkError } from './sdk-errors';
-import { StreamRegistry, type StreamInfo } from './stream-registry';
+import type { StreamInfo } from './model/streams-slice';
 import { ToolDiscovery, type DiscoveredTool, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
 
 /**
@@ -131,13 +129,11 @@ export class MEWParticipant {
     event === 'error' ? console.error('[mew-sdk] error listener failed:', error) : this.reportError(error),
   );
   private readonly server = new LocalMcpServer();
-  private readonly peers = new PeersView();
+  /** The space as my envelopes describe it: peers, proposals, streams, chats awaiting me (the space model's reducers). */
+  private readonly model = new ParticipantModel();
   private readonly requests = new McpRequestTracker();
   private readonly replies = new ReplyWaiter();
-  private readonly proposalsView = new ProposalsView();
-  private readonly chatQueue = new ChatQueueView();
-  private readonly ownPause = new PauseState();
-  private readonly streamRegistry = new StreamRegistry();
+  private readonly ownPause = new OwnPause();
   private readonly reasoningSessions = new Map<string, ReasoningSession>();
   private readonly toolDiscovery: ToolDiscovery;
   private readonly contextTelemetry: ContextTelemetry;
@@ -163,8 +159,8 @@ export class MEWParticipant {
   readonly proposals: ParticipantProposals = {
     fulfil: (proposalId, options = {}) => this.fulfil(proposalId, options),
     reject: (proposalId, reason = 'disagree', explanation) => this.reject(proposalId, reason, explanation),
-    pending: () => this.proposalsView.pending(this.id),
-    get: (proposalId) => this.proposalsView.get(proposalId),
+    pending: () => this.model.pendingProposals(),
+    get: (proposalId) => this.model.proposal(proposalId),
   };
 
   /** Chat and the acknowledgement queue. */
@@ -176,7 +172,7 @@ export class MEWParticipant {
         ...(options.correlationId && { correlation_id: options.correlationId }),
         payload: { text, ...(options.format && { format: options.format }) },
       }),
-    pending: () => this.chatQueue.pending(this.id),
+    pending: () => this.model.pendingChats(),
     acknowledge: (chatId, status = 'received') => this.closeChat(chatId, 'chat/acknowledge', { status }),
     cancel: (chatId, reason) => this.closeChat(chatId, 'chat/cancel', reason === undefined ? {} : { reason }),
   };
@@ -201,9 +197,10 @@ export class MEWParticipant {
   readonly streams: ParticipantStreams = {
     request: async (payload, options = {}) => {
       const sent = this.send({ kind: 'stream/request', ...(options.correlationId && { correlation_id: options.correlationId }), payload });
-      return this.streamHandle(await this.streamRegistry.awaitOpen(sent.id, options.timeoutMs ?? STREAM_OPEN_TIMEOUT_MS));
+      const open = await this.awaitReply(sent.id, { replyKinds: ['stream/open'], timeoutMs: options.timeoutMs ?? STREAM_OPEN_TIMEOUT_MS });
+      return this.streamHandle(this.model.stream(open.payload.stream_id)!);
     },
-    active: () => this.streamRegistry.list(),
+    active: () => this.model.activeStreams(),
     onData: (streamId, listener) =>
       this.client.on('stream/data', (frame) => {
         if (frame.streamId === streamId) listener(frame);
@@ -272,7 +269,7 @@ export class MEWParticipant {
    * participant.participants.map((p) => p.id); // ['alice', 'files']
    */
   get participants(): Peer[] {
-    return this.peers.list();
+    return this.model.peers();
   }
 
   /**
@@ -357,22 +354,23 @@ export class MEWParticipant {
   private handleWelcome(welcome: Envelope<'system/welcome'>): void {
     // A fresh welcome (e.g. after a grant) replaces my capabilities wholesale: it is authoritative.
     this.compiled = compileCapabilitiesSafely(welcome.payload.you.capabilities);
-    this.peers.observe(welcome, Date.now()); // before the 'message' event: discovery below reads the peers
-    this.streamRegistry.replaceAll(welcome.payload.active_streams ?? []);
+    this.model.observe(welcome, Date.now()); // before the 'message' event: discovery below reads the peers
     this.hub.emit('capabilities', this.compiled.patterns);
-    this.hub.emit('streams', this.streamRegistry.list());
+    this.hub.emit('streams', this.model.activeStreams());
     const staggerMs = this.options.discovery?.staggerMs ?? DISCOVERY_STAGGER_MS;
-    this.peers.list().forEach((peer, index) => this.autoDiscover(peer.id, index * staggerMs));
+    this.model.peers().forEach((peer, index) => this.autoDiscover(peer.id, index * staggerMs));
   }
 
   private handleEnvelope(envelope: AnyEnvelope): void {
     const me = this.id;
     this.replies.observe(envelope, me);
     this.requests.observe(envelope);
-    for (const proposal of this.proposalsView.observe(envelope, me, Date.now())) this.hub.emit('proposal', proposal);
-    if (this.chatQueue.observe(envelope, me, Date.now())) this.hub.emit('chat-queue', this.chatQueue.pending(me));
-    if (this.streamRegistry.observe(envelope)) this.hub.emit('streams', this.streamRegistry.list());
-    if (envelope.kind !== 'system/welcome') this.peers.observe(envelope, Date.now());
+    if (envelope.kind !== 'system/welcome') {
+      const changes = this.model.observe(envelope, Date.now());
+      for (const proposal of changes.proposals) this.hub.emit('proposal', proposal);
+      if (changes.chatQueue) this.hub.emit('chat-queue', this.model.pendingChats());
+      if (changes.streams) this.hub.emit('streams', this.model.activeStreams());
+    }
     if (envelope.from === me) return;
     const addressedToMe = me !== undefined && (envelope.to?.includes(me) ?? false);
 
@@ -396,7 +394,7 @@ export class MEWParticipant {
   private handlePresence(envelope: Envelope<'system/presence'>): void {
     const { event, participant } = envelope.payload;
     if (participant.id === this.id) return;
-    const peer = this.peers.get(participant.id);
+    const peer = this.model.peer(participant.id);
     if (event === 'join' && peer) {
       this.hub.emit('participant-join', peer);
       this.autoDiscover(participant.id, 0);
@@ -411,7 +409,6 @@ export class MEWParticipant {
       const error = new ConnectionClosedError(change.close?.code ?? CLOSE_CODES.normal, change.close?.reason ?? '');
       this.requests.rejectAll(error);
       this.replies.rejectAll(error);
-      this.streamRegistry.rejectAll(error);
       this.toolDiscovery.reset();
     }
   }
@@ -435,7 +432,7 @@ export class MEWParticipant {
    * safe behind a gateway that does not.
    */
   private async handleControl(envelope: AnyEnvelope): Promise<void> {
-    if (!this.peers.allows(envelope.from, envelope)) {
+    if (!this.model.allows(envelope.from, envelope)) {
       const reason = `${envelope.from} is not known to hold a capability for ${envelope.kind}`;
       return this.hub.emit('control-ignored', { envelope, reason });
     }
@@ -469,7 +466,7 @@ export class MEWParticipant {
           return this.reportStatusQuietly('cleared', answering);
         case 'participant/restart':
           for (const session of [...this.reasoningSessions.values()]) session.cancel('restart');
-          for (const stream of this.streamRegistry.list()) if (stream.owner === this.id) this.closeQuietly(this.streamHandle(stream), 'restart');
+          for (const stream of this.model.activeStreams()) if (stream.owner === this.id) this.closeQuietly(this.streamHandle(stream), 'restart');
           return await hooks.onRestart?.(envelope);
         case 'participant/shutdown':
           await hooks.onShutdown?.(envelope);
@@ -581,7 +578,7 @@ export class MEWParticipant {
   }
 
   private pendingProposal(proposalId: string): Proposal {
-    const proposal = this.proposalsView.get(proposalId);
+    const proposal = this.model.proposal(proposalId);
     if (proposal?.state !== 'pending') {
       throw new MewSdkError(proposal ? `proposal ${proposalId} is already ${proposal.state}` : `no proposal ${proposalId} is known`);
     }
@@ -590,17 +587,17 @@ export class MEWParticipant {
 
   private autoDiscover(participantId: string, delayMs: number): void {
     if (this.options.autoDiscovery === false) return;
-    if (!this.peers.allows(participantId, { kind: 'mcp/response', payload: SAMPLE_MCP_RESPONSE })) return;
+    if (!this.model.allows(participantId, { kind: 'mcp/response', payload: SAMPLE_MCP_RESPONSE })) return;
     if (!this.canSend('mcp/request', SAMPLE_TOOLS_LIST_REQUEST)) return;
     this.toolDiscovery.discover(participantId, { delayMs }).catch(() => undefined); // the failure is in its status
   }
 
   private closeChat(chatId: string, kind: 'chat/acknowledge' | 'chat/cancel', payload: Record<string, unknown>): SentEnvelope {
-    const chat = this.chatQueue.get(chatId);
+    const chat = this.model.chatMessage(chatId);
     const sent = this.send({ kind, ...(chat && { to: [chat.from] }), correlation_id: [chatId], payload } as OutgoingEnvelope);
     const me = this.id;
-    if (me !== undefined && this.chatQueue.sent({ ...sent, from: me, ts: new Date().toISOString() } as AnyEnvelope, me, Date.now())) {
-      this.hub.emit('chat-queue', this.chatQueue.pending(me));
+    if (me !== undefined && this.model.sentReceipt({ ...sent, from: me, ts: new Date().toISOString() } as AnyEnvelope, Date.now())) {
+      this.hub.emit('chat-queue', this.model.pendingChats());
     }
     return sent;
   }
@@ -608,12 +605,12 @@ export class MEWParticipant {
   private streamHandle(info: StreamInfo): MewStream {
     return {
       info,
-      write: (data) => this.client.sendStreamData(info.stream_id, data),
+      write: (data) => this.client.sendStreamData(info.id, data),
       close: (reason = 'complete') =>
         this.send({
           kind: 'stream/close',
-          ...(info.openEnvelopeId && { correlation_id: [info.openEnvelopeId] }),
-          payload: { stream_id: info.stream_id, reason },
+          ...(info.openId && { correlation_id: [info.openId] }),
+          payload: { stream_id: info.id, reason },
         }),
     };
   }
@@ -667,7 +664,7 @@ function observed<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-function pauseView(pause: PauseState): ParticipantControls {
+function pauseView(pause: OwnPause): ParticipantControls {
   return {
     get pause() {
       return pause.current;

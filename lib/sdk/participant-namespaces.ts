@@ -3,11 +3,11 @@ import type { ContextUsage } from './context-telemetry';
 import type { Unsubscribe } from './event-hub';
 import type { ResourceDefinition, ToolDefinition } from './local-mcp-server';
 import type { SentEnvelope } from './mew-client';
-import type { PauseInfo } from './pause-state';
+import type { PauseInfo } from './own-pause';
 import type { ChatMessage } from './model/chat-slice';
 import type { Proposal } from './model/proposals-slice';
 import type { ReasoningHandle } from './reasoning-session';
-import type { StreamInfo } from './stream-registry';
+import type { StreamInfo } from './model/streams-slice';
 import type { DiscoveredTool, DiscoveryStatus } from './tool-discovery';
 
 import type { McpCall } from './mcp-call';

@@ -18,12 +18,12 @@ export interface PauseInfo {
  * gateway's own list, `PAUSE_EXEMPT_KINDS` (acknowledgements, cancellations, status, responses).
  *
  * @example
- * const pause = new PauseState();
+ * const pause = new OwnPause();
  * pause.pause({ by: 'ops', pauseId: 'p-1' }, 60, () => console.log('auto-resumed'));
  * pause.assertMaySend('chat'); // throws ParticipantPausedError
  * pause.assertMaySend('participant/status'); // fine
  */
-export class PauseState {
+export class OwnPause {
   private info?: PauseInfo;
   private timer?: ReturnType<typeof setTimeout>;
 
