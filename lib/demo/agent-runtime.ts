@@ -130,6 +130,11 @@ export class AgentRuntime {
     });
   }
 
+  /** Whether its work is parked waiting to become active again (paused or shut down): nothing is sent meanwhile. */
+  get parked(): boolean {
+    return this.wakers.size > 0;
+  }
+
   /** Resolves true once the agent may act (not paused, not shut down), or false when it is stopping. */
   async waitUntilActive(): Promise<boolean> {
     while (this.state !== 'active') {

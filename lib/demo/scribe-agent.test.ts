@@ -27,6 +27,15 @@ describe('scribe agent', () => {
 
   const startScribe = async () => space.track(await startScribeAgent({ ...space.agentOptions('scribe'), proposalTimeoutMs: 10_000 }));
   const ofKind = (kind: string) => fromScribe.filter((e) => e.kind === kind);
+  /**
+   * A status report the scribe may send even when paused, seen back at both ends: the gateway answers a connection in
+   * order, so every refusal of what the scribe sent before, and everything the human was to see, has arrived.
+   */
+  const roundTrip = async (scribe: AgentRuntime) => {
+    const sent = scribe.participant.telemetry.report();
+    await scribe.participant.awaitReply(sent.id, { replyKinds: [], timeoutMs: 5000 });
+    await expect.poll(() => fromScribe.some((e) => e.id === sent.id)).toBe(true);
+  };
   const sandboxFile = (path: string) => join(sandboxPath(space.dataDir, DEMO_SPACE), path);
 
   /** Decides each scribe proposal as it arrives: approve (fulfil), reject with a reason, or leave it pending. */
@@ -153,14 +162,17 @@ describe('scribe agent', () => {
     const pauseId = control(human, 'scribe', 'participant/pause', { reason: 'test' });
     await expect.poll(() => ofKind('participant/status').find((e) => e.correlation_id?.includes(pauseId))?.payload?.status).toBe('paused');
     // What the scribe had already sent when the pause reached the gateway is refused, however many that was
-    // (it cannot know sooner); let those refusals land, then nothing more may be sent or refused.
-    await new Promise((resolve) => setTimeout(resolve, TEST_PACE_MS));
+    // (it cannot know sooner). Once its work is parked it sends nothing; a round trip on its own connection then
+    // brings every refusal still on the way (the gateway answers one connection in order).
+    await expect.poll(() => scribe.parked).toBe(true);
+    await roundTrip(scribe);
     const proposalsWhenPaused = ofKind('mcp/proposal').length;
     const sentWhenPaused = fromScribe.length;
     const refusedWhenPaused = refusals.length;
-    await new Promise((resolve) => setTimeout(resolve, TEST_PACE_MS * 10));
+    await roundTrip(scribe);
+    expect(scribe.parked).toBe(true);
     expect(ofKind('mcp/proposal')).toHaveLength(proposalsWhenPaused);
-    expect(fromScribe).toHaveLength(sentWhenPaused);
+    expect(fromScribe).toHaveLength(sentWhenPaused + 1); // the second round trip's own report
     expect(refusals).toHaveLength(refusedWhenPaused);
 
     control(human, 'scribe', 'participant/resume');
@@ -173,9 +185,11 @@ describe('scribe agent', () => {
     await expect.poll(() => ofKind('mcp/proposal').length).toBe(1);
     control(human, 'scribe', 'participant/shutdown');
     await expect.poll(() => ofKind('participant/status').at(-1)?.payload?.status).toBe('shutdown');
+    await expect.poll(() => scribe.parked).toBe(true);
+    await roundTrip(scribe);
     const sentAtShutdown = fromScribe.length;
-    await new Promise((resolve) => setTimeout(resolve, TEST_PACE_MS * 5));
-    expect(fromScribe.length).toBe(sentAtShutdown);
+    await roundTrip(scribe);
+    expect(fromScribe.length).toBe(sentAtShutdown + 1); // only the round trip's own report
     expect(human.participants.map((p) => p.id)).toContain('scribe');
     expect(scribe.state).toBe('shutdown');
 
