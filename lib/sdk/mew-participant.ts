@@ -108,13 +108,15 @@ const SAMPLE_TOOLS_LIST_REQUEST = { jsonrpc: '2.0', id: 0, ...TOOLS_LIST };
 /**
  * Layer 2 of the SDK: a protocol-aware participant. It owns a `MEWClient` (composition rather than inheritance:
  * the connection's API stays one `client` property away instead of mixing with protocol methods, and neither
- * class can break the other through protected hooks) and adds MCP serving and calling (with the proposal
- * fallback and its correlation chain), tool discovery, chat acknowledgements, participant controls, telemetry,
- * reasoning sequences, streams and capability bookkeeping.
+ * class can break the other through protected hooks) and adds, by concern: the tools it serves (`tools`), others'
+ * tools (`discovery`), proposals (`proposals`), chat and its acknowledgement queue (`chat`), context telemetry
+ * (`telemetry`), controls addressed to it (`controls`), reasoning sequences (`reasoning`) and streams (`streams`);
+ * MCP calls with the proposal fallback (`mcpRequest`) and `sendAndAwait` sit on the participant itself. What it knows
+ * of the space comes from the space model's reducers (`ParticipantModel`), the control room's own.
  *
  * @example
  * const calc = new MEWParticipant({ gateway, space: 'demo', token });
- * calc.registerTool({
+ * calc.tools.register({
  *   name: 'add',
  *   inputSchema: { type: 'object', required: ['a', 'b'], properties: { a: { type: 'number' }, b: { type: 'number' } } },
  *   execute: ({ a, b }) => Number(a) + Number(b),
