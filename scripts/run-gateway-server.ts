@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createGatewayServer, DATABASE_FILE, gatewayEnv, PersistenceError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
 import { startDemoAgents, type DemoAgents } from '../lib/demo';
+import { participantsToLaunch, SpaceLauncher } from '../lib/launcher/space-launcher';
 
 /** The space whose agents the server runs itself (lib/demo/demo-space.yaml). */
 const DEMO_SPACE_ID = 'demo';
@@ -44,6 +45,19 @@ export async function runGatewayServer(
   lines.push(`  minted tokens, state, history and audit: ${join(env.dataDir, DATABASE_FILE)} (print tokens: npm run tokens -- --space <id>)`);
   console.log(lines.join('\n'));
 
+  const launcher = new SpaceLauncher({
+    gatewayUrl: `ws://${base}/ws`,
+    port,
+    dataDir: env.dataDir,
+    onChange: (space, id, status) => {
+      if (status.state === 'crashed') console.error(`[${space}/${id}] crashed (exit ${status.lastExit?.code ?? status.lastExit?.signal}); log: ${status.logFile}`);
+    },
+  });
+  for (const { space, participantId, spec, token } of participantsToLaunch(gatewayServer)) {
+    launcher.start(space, participantId, spec, token);
+    console.log(`  started ${space}/${participantId}: ${spec.command} (log: ${launcher.status(space, participantId)!.logFile})`);
+  }
+
   let demo: DemoAgents | undefined;
   if (gatewayServer.gateway.spaces.has(DEMO_SPACE_ID) && demoEnabled(process.argv, process.env)) {
     demo = startDemoAgents({
@@ -57,7 +71,7 @@ export async function runGatewayServer(
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void (async () => {
-        await demo?.stop();
+        await Promise.all([demo?.stop(), launcher.stopAll()]);
         await gatewayServer.close();
         process.exit(0);
       })();

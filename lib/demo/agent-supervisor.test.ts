@@ -56,20 +56,20 @@ describe('agent supervisor', () => {
     process.kill(crashedPid, 'SIGKILL');
     await expect.poll(() => [scribe.restarts, scribe.state], { timeout: CHILD_TIMEOUT_MS }).toEqual([1, 'running']);
     expect(scribe.pid).not.toBe(crashedPid);
-    expect(scribe.lastExit).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(scribe.lastExit).toMatchObject({ code: null, signal: 'SIGKILL' });
 
     // participant/restart: the agent exits with the restart code and comes back at once, rejoined.
     const auditor = agent('auditor');
     control(human, 'auditor', 'participant/restart');
     await expect.poll(() => auditor.restarts, { timeout: CHILD_TIMEOUT_MS }).toBe(1);
-    expect(auditor.lastExit).toEqual({ code: 75, signal: null });
+    expect(auditor.lastExit).toMatchObject({ code: 75, signal: null });
     expect(lines).toContain('[auditor] restart requested: restarting now');
 
     // A clean exit (SIGTERM from outside) is left down.
     const files = agent('files');
     process.kill(files.pid!, 'SIGTERM');
     await expect.poll(() => files.state, { timeout: CHILD_TIMEOUT_MS }).toBe('exited');
-    expect(files.lastExit).toEqual({ code: 0, signal: null });
+    expect(files.lastExit).toMatchObject({ code: 0, signal: null });
 
     await expect.poll(present, { timeout: CHILD_TIMEOUT_MS }).toEqual(['auditor', 'scribe']);
     const pids = demo!.agents.map((a) => a.pid).filter((pid): pid is number => pid !== undefined);

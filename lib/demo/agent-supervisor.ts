@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { SupervisedProcess, type Backoff, type ProcessStatus } from '../launcher/supervised-process';
 import { AGENT_EXIT_CODES, FINAL_EXIT_CODES } from './agent-exit-codes';
 import {
   RESTART_BACKOFF_FACTOR,
@@ -18,21 +15,11 @@ import { DEMO_AGENT_NAMES, type DemoAgentName } from './demo-agent-names';
 const RUN_AGENT_PATH = fileURLToPath(new URL('./run-agent.ts', import.meta.url));
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** When to restart a crashed agent. */
-export interface RestartPolicy {
-  initialDelayMs: number;
-  /** Growth per consecutive crash. */
-  factor: number;
-  maxDelayMs: number;
-  /** An agent up this long is healthy again: the next crash starts from `initialDelayMs`. */
-  stableUptimeMs: number;
-}
-
 export interface DemoAgentsOptions {
   /** The gateway's WebSocket endpoint, `ws://host:port/ws`. */
   gatewayUrl: string;
   space: string;
-  /** Participant id → token (e.g. `readMintedTokens(dataDir, space)`); ids other than the agents' are ignored. */
+  /** Participant id → token (the gateway's minted tokens); ids other than the agents' are ignored. */
   tokens: Record<string, string>;
   /** The gateway's data directory: the files agent's sandbox is `<dataDir>/<space>/sandbox`. */
   dataDir: string;
@@ -42,24 +29,14 @@ export interface DemoAgentsOptions {
   agents?: readonly DemoAgentName[];
   /** Where prefixed child output and supervisor notes go. @default console.log / console.error */
   output?: (line: string, stream: 'stdout' | 'stderr') => void;
-  restart?: Partial<RestartPolicy>;
+  restart?: Partial<Backoff>;
   /** Wait between SIGTERM and SIGKILL on `stop()`. @default STOP_GRACE_MS */
   stopGraceMs?: number;
 }
 
-/** `running`: a process is up; `waiting`: restarting after a backoff; `exited`: ended and left down; `stopped`: by `stop()`. */
-export type SupervisedState = 'running' | 'waiting' | 'exited' | 'stopped';
-
 /** A live view of one supervised agent. */
-export interface SupervisedAgent {
+export interface SupervisedAgent extends ProcessStatus {
   readonly name: DemoAgentName;
-  readonly state: SupervisedState;
-  /** The current process id, while running. */
-  readonly pid: number | undefined;
-  /** Processes started after the first one. */
-  readonly restarts: number;
-  /** How the previous process ended. */
-  readonly lastExit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 }
 
 export interface DemoAgents {
@@ -67,13 +44,6 @@ export interface DemoAgents {
   /** Stops every agent (SIGTERM, then SIGKILL after the grace period) and resolves once all have exited. */
   stop(): Promise<void>;
 }
-
-const DEFAULT_POLICY: RestartPolicy = {
-  initialDelayMs: RESTART_INITIAL_DELAY_MS,
-  factor: RESTART_BACKOFF_FACTOR,
-  maxDelayMs: RESTART_MAX_DELAY_MS,
-  stableUptimeMs: RESTART_STABLE_UPTIME_MS,
-};
 
 /**
  * Runs the demo space's agents as child processes (`node --import tsx lib/demo/run-agent.ts <name>`, each with
@@ -87,17 +57,46 @@ const DEFAULT_POLICY: RestartPolicy = {
  */
 export function startDemoAgents(options: DemoAgentsOptions): DemoAgents {
   const output = options.output ?? ((line, stream) => (stream === 'stdout' ? console.log(line) : console.error(line)));
-  const policy = { ...DEFAULT_POLICY, ...options.restart };
-  const agents: Supervised[] = [];
+  const running: { name: DemoAgentName; process: SupervisedProcess }[] = [];
   for (const name of options.agents ?? DEMO_AGENT_NAMES) {
     const token = options.tokens[name];
-    if (token) agents.push(new Supervised(name, childEnv(options, token), policy, output));
-    else output(`[${name}] no token for this participant: not started`, 'stderr');
+    if (!token) {
+      output(`[${name}] no token for this participant: not started`, 'stderr');
+      continue;
+    }
+    const process = new SupervisedProcess({
+      name,
+      command: globalThis.process.execPath,
+      args: ['--import', 'tsx', RUN_AGENT_PATH, name],
+      cwd: PROJECT_ROOT,
+      env: childEnv(options, token),
+      // Crashes are restarted with backoff; a clean exit or a final code (usage, cannot connect) leaves it down.
+      restart: 'on-failure',
+      backoff: { initialDelayMs: RESTART_INITIAL_DELAY_MS, factor: RESTART_BACKOFF_FACTOR, maxDelayMs: RESTART_MAX_DELAY_MS, stableUptimeMs: RESTART_STABLE_UPTIME_MS, ...options.restart },
+      finalExitCodes: FINAL_EXIT_CODES,
+      restartNowExitCode: AGENT_EXIT_CODES.restartRequested,
+      output: (line, stream) => output(`[${name}] ${line}`, stream),
+    });
+    running.push({ name, process });
   }
   return {
-    agents,
+    agents: running.map(({ name, process }) => ({
+      name,
+      get state() {
+        return process.status.state;
+      },
+      get pid() {
+        return process.status.pid;
+      },
+      get restarts() {
+        return process.status.restarts;
+      },
+      get lastExit() {
+        return process.status.lastExit;
+      },
+    })),
     stop: async () => {
-      await Promise.all(agents.map((agent) => agent.stop(options.stopGraceMs ?? STOP_GRACE_MS)));
+      await Promise.all(running.map(({ process }) => process.stop(options.stopGraceMs ?? STOP_GRACE_MS)));
     },
   };
 }
@@ -112,91 +111,4 @@ function childEnv(options: DemoAgentsOptions, token: string): NodeJS.ProcessEnv 
     MEW_DATA_DIR: resolve(options.dataDir),
     ...(options.paceMs !== undefined && { MEW_DEMO_PACE_MS: String(options.paceMs) }),
   };
-}
-
-/** One agent slot: its current process, and the restart decisions when that process ends. */
-class Supervised implements SupervisedAgent {
-  state: SupervisedState = 'running';
-  restarts = 0;
-  lastExit: SupervisedAgent['lastExit'];
-  private child?: ChildProcess;
-  private exited?: Promise<unknown>;
-  private startedAt = 0;
-  /** Consecutive crashes, for the backoff. */
-  private crashes = 0;
-  private retryTimer?: ReturnType<typeof setTimeout>;
-
-  constructor(
-    readonly name: DemoAgentName,
-    private readonly env: NodeJS.ProcessEnv,
-    private readonly policy: RestartPolicy,
-    private readonly output: (line: string, stream: 'stdout' | 'stderr') => void,
-  ) {
-    this.spawn();
-  }
-
-  get pid(): number | undefined {
-    return this.child?.pid;
-  }
-
-  async stop(graceMs: number): Promise<void> {
-    clearTimeout(this.retryTimer);
-    if (this.state === 'exited') return;
-    const { child, exited } = this;
-    this.state = 'stopped';
-    if (!child || !exited) return;
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(killer);
-  }
-
-  private spawn(): void {
-    this.state = 'running';
-    this.startedAt = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', RUN_AGENT_PATH, this.name], {
-      cwd: PROJECT_ROOT,
-      env: this.env,
-      // The IPC channel carries nothing: its closing tells the child that the supervisor is gone.
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    });
-    this.child = child;
-    this.exited = once(child, 'exit').then(([code, signal]) => this.handleExit(code as number | null, signal as NodeJS.Signals | null));
-    child.on('error', (error) => this.note(`could not run: ${error.message}`));
-    this.pipe(child.stdout!, 'stdout');
-    this.pipe(child.stderr!, 'stderr');
-  }
-
-  private handleExit(code: number | null, signal: NodeJS.Signals | null): void {
-    this.child = undefined;
-    this.lastExit = { code, signal };
-    if (this.state === 'stopped') return;
-    const how = signal ? `killed by ${signal}` : `exited with ${code}`;
-    if (code !== null && FINAL_EXIT_CODES.has(code)) {
-      this.state = 'exited';
-      return this.note(`${how}: not restarting`);
-    }
-    if (code === AGENT_EXIT_CODES.restartRequested) {
-      this.note('restart requested: restarting now');
-      return this.restart();
-    }
-    if (Date.now() - this.startedAt >= this.policy.stableUptimeMs) this.crashes = 0;
-    const delay = Math.min(this.policy.maxDelayMs, this.policy.initialDelayMs * this.policy.factor ** this.crashes++);
-    this.note(`${how}: restarting in ${delay} ms`);
-    this.state = 'waiting';
-    this.retryTimer = setTimeout(() => this.restart(), delay);
-  }
-
-  private restart(): void {
-    this.restarts++;
-    this.spawn();
-  }
-
-  private pipe(stream: Readable, kind: 'stdout' | 'stderr'): void {
-    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.output(`[${this.name}] ${line}`, kind));
-  }
-
-  private note(message: string): void {
-    this.output(`[${this.name}] ${message}`, 'stderr');
-  }
 }

@@ -36,6 +36,8 @@ export interface GatewayServer {
   server: Server;
   gateway: Gateway;
   audit: AuditLog;
+  /** The space configs it serves (launched participants' specs among them). */
+  configs: readonly SpaceConfig[];
   /** Resolves with the bound port (use port 0 in tests). */
   listen(port: number, host: string): Promise<number>;
   close(): Promise<void>;
@@ -91,6 +93,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     server,
     gateway,
     audit,
+    configs: spaces,
     listen: (port, host) =>
       new Promise((resolvePort, reject) => {
         server.once('error', reject);

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { dirname, extname, resolve as resolvePath } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../capabilities';
+import { missingVariables } from '../launcher/env-template';
+import { launchFieldsSchema, type LaunchSpec } from '../launcher/launch-spec';
 import { gatewayLimitsSchema, type GatewayLimitsInput } from './gateway-options';
 
 /** Participant ids: what may appear in `from`, `to` and URLs. No slashes, dots-only or control characters. */
@@ -16,6 +18,13 @@ const participantSchema = z.strictObject({
   capabilities: z.array(capabilityInput).optional(),
   /** `directed`: receive only envelopes addressed to me or broadcast (MCPx routing modes). */
   routing: z.enum(['broadcast', 'directed']).optional(),
+  /** How the server starts it, if it does. */
+  ...launchFieldsSchema,
+  description: z.string().optional(),
+  // Fields of the reference implementation's configs that mean nothing here; accepted so its templates load.
+  type: z.string().optional(),
+  ui_theme: z.unknown().optional(),
+  default_to: z.unknown().optional(),
 });
 
 
@@ -40,6 +49,9 @@ export interface ParticipantConfig {
   tokens?: string[];
   capabilities: CapabilityPattern[];
   routing: 'broadcast' | 'directed';
+  description?: string;
+  /** Set when the server starts this participant's process. */
+  launch?: LaunchSpec;
 }
 
 export interface SpaceConfig {
@@ -80,11 +92,18 @@ export function loadSpaceConfig(file: string): SpaceConfig {
   } catch (e) {
     throw new SpaceConfigError(file, [], `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
   }
-  return parseSpaceConfig(raw, file);
+  return parseSpaceConfig(raw, file, { baseDir: dirname(resolvePath(file)) });
 }
 
-/** Validates an already parsed config object. */
-export function parseSpaceConfig(raw: unknown, source = '(inline config)'): SpaceConfig {
+/**
+ * Validates an already parsed config object. `env` is the server's environment, which `${NAME}` references in
+ * launched participants' commands must be able to fill; `baseDir` is where their relative `cwd` starts.
+ */
+export function parseSpaceConfig(
+  raw: unknown,
+  source = '(inline config)',
+  options: { env?: Readonly<Record<string, string | undefined>>; baseDir?: string } = {},
+): SpaceConfig {
   const parsed = spaceConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -108,6 +127,8 @@ export function parseSpaceConfig(raw: unknown, source = '(inline config)'): Spac
         ? normalizeList(p.capabilities, source, ['participants', id, 'capabilities'])
         : defaults,
       routing: p?.routing ?? 'broadcast',
+      ...(p?.description !== undefined && { description: p.description }),
+      ...(p?.command !== undefined && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
     };
   });
   if (cfg.dashboard && !participants.some((p) => p.id === cfg.dashboard!.sign_in_as)) {
@@ -121,6 +142,35 @@ export function parseSpaceConfig(raw: unknown, source = '(inline config)'): Spac
     adminTokens: cfg.admin?.tokens,
     signInAs: cfg.dashboard?.sign_in_as,
     source,
+  };
+}
+
+/** A participant's process as the server will start it; a `${NAME}` nobody can fill is a config error now. */
+function launchSpec(
+  p: z.infer<typeof participantSchema>,
+  id: string,
+  source: string,
+  env: Readonly<Record<string, string | undefined>>,
+  baseDir: string,
+): LaunchSpec {
+  const templates: [(string | number)[], string][] = [
+    [['command'], p.command!],
+    ...(p.args ?? []).map((arg, i): [(string | number)[], string] => [['args', i], arg]),
+    ...Object.entries(p.env ?? {}).map(([key, value]): [(string | number)[], string] => [['env', key], value]),
+  ];
+  for (const [path, template] of templates) {
+    const [missing] = missingVariables(template, env);
+    if (missing) {
+      throw new SpaceConfigError(source, ['participants', id, ...path], `environment variable ${missing} is not set (write \${${missing}:-default} to give it a default)`);
+    }
+  }
+  return {
+    command: p.command!,
+    args: p.args ?? [],
+    env: p.env ?? {},
+    cwd: resolvePath(baseDir, p.cwd ?? '.'),
+    autoStart: p.auto_start ?? true,
+    restart: p.restart ?? 'on-failure',
   };
 }
 

@@ -1,0 +1,157 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseSpaceConfig, SpaceConfigError } from '../gateway/space-config';
+import { joinAs, startGatewayWith, tokenOf, type TestGateway } from '../gateway/testing';
+import { expand, missingVariables } from './env-template';
+import { ProcessLog } from './process-log';
+import { participantsToLaunch, SpaceLauncher } from './space-launcher';
+
+const NODE_MODULES = resolve('node_modules');
+
+/** A participant program: joins with what the server hands it, says hello (and, carelessly, prints its token). */
+const JOINER = `
+const WebSocket = require('ws');
+console.log('starting with token ' + process.env.MEW_TOKEN);
+const ws = new WebSocket(process.env.MEW_GATEWAY + '?space=' + process.env.MEW_SPACE, { headers: { Authorization: 'Bearer ' + process.env.MEW_TOKEN } });
+ws.on('message', (data) => {
+  const envelope = JSON.parse(String(data));
+  if (envelope.kind === 'system/welcome') ws.send(JSON.stringify({ kind: 'chat', payload: { text: 'hello from ' + envelope.payload.you.id + ' as ' + process.env.ROLE } }));
+});
+ws.on('close', () => process.exit(1));
+`;
+
+function script(source: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mew-launch-'));
+  writeFileSync(join(dir, 'participant.cjs'), source);
+  return dir;
+}
+
+function config(dir: string, extra: Record<string, unknown> = {}) {
+  return {
+    space: { id: 'launch' },
+    participants: {
+      human: { tokens: [tokenOf('human')], capabilities: [{ kind: '*' }] },
+      coder: {
+        capabilities: [{ kind: 'chat' }],
+        command: process.execPath,
+        args: ['participant.cjs'],
+        cwd: dir,
+        env: { MEW_TOKEN: '${TOKEN}', MEW_GATEWAY: '${GATEWAY}', MEW_SPACE: '${SPACE}', ROLE: '${ROLE:-coder}', NODE_PATH: NODE_MODULES },
+        restart: 'on-failure',
+        // Fields of the reference implementation's templates, accepted as they are.
+        type: 'local',
+        ui_theme: 'dark',
+        default_to: { chat: ['human'] },
+        description: 'writes code',
+        ...extra,
+      },
+    },
+  };
+}
+
+describe('participants the server starts', () => {
+  const open: { gw: TestGateway; launcher: SpaceLauncher }[] = [];
+  afterEach(async () => {
+    for (const { gw, launcher } of open.splice(0)) {
+      await launcher.stopAll();
+      await gw.close();
+    }
+  });
+
+  async function serve(raw: ReturnType<typeof config>) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mew-launch-data-'));
+    const gw = await startGatewayWith({ configs: [raw], dataDir });
+    const launcher = new SpaceLauncher({ gatewayUrl: gw.wsUrl(), port: gw.port, dataDir, backoff: { initialDelayMs: 20, maxDelayMs: 50 } });
+    open.push({ gw, launcher });
+    for (const p of participantsToLaunch(gw)) launcher.start(p.space, p.participantId, p.spec, p.token);
+    return { gw, launcher, dataDir };
+  }
+
+  it('starts a configured participant with its minted token; it joins, and its log never shows the token', async () => {
+    const { gw, launcher, dataDir } = await serve(config(script(JOINER)));
+    const human = await joinAs(gw, tokenOf('human'), 'space=launch');
+    const hello = await human.next((f) => f.kind === 'chat' && f.from === 'coder', 10_000);
+    expect(hello.payload.text).toBe('hello from coder as coder');
+    const status = launcher.status('launch', 'coder')!;
+    expect(status).toMatchObject({ state: 'running', restarts: 0, logFile: join(dataDir, 'launch', 'logs', 'coder.log') });
+    expect(status.tail.join('\n')).toContain('starting with token [redacted]');
+    await launcher.stopAll();
+    const log = readFileSync(status.logFile, 'utf8');
+    expect(log).toContain('starting with token [redacted]');
+    const token = gw.gateway.spaces.get('launch')!.services.records.mintedTokens().coder;
+    expect(log).not.toContain(token);
+    expect(launcher.status('launch', 'coder')!.state).toBe('stopped');
+  });
+
+  it('restarts a participant that crashes, with backoff, and leaves it down after too many restarts', async () => {
+    const { gw, launcher } = await serve(config(script(JOINER)));
+    const human = await joinAs(gw, tokenOf('human'), 'space=launch');
+    await human.next((f) => f.kind === 'chat' && f.from === 'coder', 10_000);
+    process.kill(launcher.status('launch', 'coder')!.pid!, 'SIGKILL');
+    await human.next((f) => f.kind === 'chat' && f.from === 'coder', 10_000); // back, and joined again
+    expect(launcher.status('launch', 'coder')).toMatchObject({ state: 'running', restarts: 1, lastExit: { signal: 'SIGKILL' } });
+
+    const failing = await serve(config(script('process.exit(3)'), { restart: 'always' }));
+    await expect.poll(() => failing.launcher.status('launch', 'coder')!.state, { timeout: 10_000 }).toBe('crashed');
+    expect(failing.launcher.status('launch', 'coder')).toMatchObject({ restarts: 5, lastExit: { code: 3 } });
+    expect(failing.launcher.status('launch', 'coder')!.tail.at(-1)).toMatch(/5 restarts within 60 s, leaving it down/);
+  });
+
+  it('leaves a participant down by its policy: never, or on-failure after a clean exit', async () => {
+    const never = await serve(config(script('process.exit(2)'), { restart: 'never' }));
+    await expect.poll(() => never.launcher.status('launch', 'coder')!.state, { timeout: 10_000 }).toBe('crashed');
+    const clean = await serve(config(script('process.exit(0)')));
+    await expect.poll(() => clean.launcher.status('launch', 'coder')!.state, { timeout: 10_000 }).toBe('exited');
+    expect(clean.launcher.status('launch', 'coder')!.restarts).toBe(0);
+  });
+
+  it('does not start one that says auto_start: false, nor one that was kicked', async () => {
+    const { launcher } = await serve(config(script(JOINER), { auto_start: false }));
+    expect(launcher.status('launch', 'coder')).toBeUndefined();
+
+    const dataDir = mkdtempSync(join(tmpdir(), 'mew-launch-kick-'));
+    const raw = config(script(JOINER), { auto_start: false });
+    const first = await startGatewayWith({ configs: [raw], dataDir });
+    const human = await joinAs(first, tokenOf('human'), 'space=launch');
+    human.send({ kind: 'space/kick', payload: { participant_id: 'coder' } });
+    await human.kind('space/kick');
+    await first.close();
+    const second = await startGatewayWith({ configs: [config(script(JOINER))], dataDir });
+    expect(participantsToLaunch(second).map((p) => p.participantId)).toEqual([]);
+    await second.close();
+  });
+});
+
+describe('launch config', () => {
+  it('refuses a ${NAME} the server environment cannot fill, naming the participant, the field and the variable', () => {
+    const raw = config('/tmp', { env: { KEY: '${MEW_TEST_SURELY_UNSET}' } });
+    expect(() => parseSpaceConfig(raw, 'space.yaml', { env: {} })).toThrow(SpaceConfigError);
+    expect(() => parseSpaceConfig(raw, 'space.yaml', { env: {} })).toThrow(/space\.yaml: participants\.coder\.env\.KEY: environment variable MEW_TEST_SURELY_UNSET is not set/);
+    expect(parseSpaceConfig(raw, 'space.yaml', { env: { MEW_TEST_SURELY_UNSET: 'x' } }).participants.find((p) => p.id === 'coder')!.launch).toMatchObject({
+      command: process.execPath,
+      autoStart: true,
+      restart: 'on-failure',
+    });
+  });
+
+  it('fills server variables, the environment and defaults, and keeps other text as written', () => {
+    expect(missingVariables('${TOKEN} ${HOME_X} ${OPT:-none}', {})).toEqual(['HOME_X']);
+    expect(expand('${GATEWAY}?space=${SPACE} ${OPT:-none} ${SET} $plain', { GATEWAY: 'ws://h/ws', SPACE: 'demo' }, { SET: 'yes' })).toBe('ws://h/ws?space=demo none yes $plain');
+  });
+
+  it('rotates a log that outgrows its cap and redacts every secret it was given', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mew-log-')), 'p.log');
+    const log = new ProcessLog(file, ['secret-token-123'], 200);
+    for (let i = 0; i < 10; i++) {
+      log.write(`line ${i} with secret-token-123`);
+      log.flush();
+    }
+    expect(existsSync(`${file}.1`)).toBe(true);
+    const text = readFileSync(file, 'utf8') + readFileSync(`${file}.1`, 'utf8');
+    expect(text).not.toContain('secret-token-123');
+    expect(text).toContain('line 9 with [redacted]');
+    expect(log.tail.toArray()).toHaveLength(10);
+  });
+});

@@ -1,0 +1,198 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { RestartPolicyName } from './launch-spec';
+
+/** How a process that ended is started again. Times in ms. */
+export interface Backoff {
+  /** First delay after a crash, before jitter. @default 1000 */
+  initialDelayMs: number;
+  /** Growth per consecutive crash. @default 2 */
+  factor: number;
+  /** @default 30000 */
+  maxDelayMs: number;
+  /** A process up this long is healthy again: the next crash starts from `initialDelayMs`. @default 30000 */
+  stableUptimeMs: number;
+  /** At most this many restarts within `windowMs`; then it is left down, crashed, until started by hand. @default 5 */
+  maxRestarts: number;
+  /** @default 60000 */
+  windowMs: number;
+}
+
+export const DEFAULT_BACKOFF: Readonly<Backoff> = Object.freeze({
+  initialDelayMs: 1_000,
+  factor: 2,
+  maxDelayMs: 30_000,
+  stableUptimeMs: 30_000,
+  maxRestarts: 5,
+  windowMs: 60_000,
+});
+
+/** Waiting between SIGTERM and SIGKILL when stopping. */
+export const STOP_GRACE_MS = 3_000;
+
+/**
+ * `starting`/`running`: a process is up (running once it has stayed up a moment); `restarting`: waiting out a backoff;
+ * `crashed`: it failed and is left down (policy, or too many restarts); `exited`: it ended cleanly and is left down;
+ * `stopped`: by `stop()`.
+ */
+export type ProcessState = 'starting' | 'running' | 'restarting' | 'crashed' | 'exited' | 'stopped';
+
+export interface ProcessSpec {
+  /** For messages: `[name] …`. */
+  name: string;
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  restart: RestartPolicyName;
+  backoff?: Partial<Backoff>;
+  /** Exit codes that mean "leave me down" whatever the policy (e.g. a usage error). */
+  finalExitCodes?: ReadonlySet<number>;
+  /** An exit code that means "start me again now" (e.g. after `participant/restart`). */
+  restartNowExitCode?: number;
+  /** Each line of output, and the supervisor's own notes. */
+  output(line: string, stream: 'stdout' | 'stderr'): void;
+  /** Told on every state change. */
+  onChange?(): void;
+}
+
+/** What an operator sees of a supervised process. */
+export interface ProcessStatus {
+  state: ProcessState;
+  pid?: number;
+  /** Processes started after the first. */
+  restarts: number;
+  lastExit?: { code: number | null; signal: NodeJS.Signals | null; at: number };
+  /** When the next start is due, while `restarting`. */
+  restartAt?: number;
+}
+
+/**
+ * One supervised process: started at once, restarted by its policy with jittered exponential backoff (reset once it
+ * has stayed up a while, capped at `maxRestarts` per window), started again at once when it exits with
+ * `restartNowExitCode`, and stopped with SIGTERM then SIGKILL. Output goes line by line to `output`.
+ *
+ * @example
+ * const p = new SupervisedProcess({ name: 'coder', command: 'node', args: ['coder.js'], cwd, env, restart: 'on-failure', output: console.log });
+ * await p.stop();
+ */
+export class SupervisedProcess {
+  private _state: ProcessState = 'starting';
+  private _restarts = 0;
+  private _lastExit?: ProcessStatus['lastExit'];
+  private restartAt?: number;
+  private child?: ChildProcess;
+  private exited?: Promise<unknown>;
+  private startedAt = 0;
+  private crashes = 0;
+  private recentRestarts: number[] = [];
+  private retryTimer?: ReturnType<typeof setTimeout>;
+  private readonly backoff: Backoff;
+
+  constructor(private readonly spec: ProcessSpec) {
+    this.backoff = { ...DEFAULT_BACKOFF, ...spec.backoff };
+    this.spawn();
+  }
+
+  get status(): ProcessStatus {
+    return {
+      state: this._state,
+      ...(this.child?.pid !== undefined && { pid: this.child.pid }),
+      restarts: this._restarts,
+      ...(this._lastExit && { lastExit: this._lastExit }),
+      ...(this.restartAt !== undefined && { restartAt: this.restartAt }),
+    };
+  }
+
+  /** Starts it again (after a crash, exit or stop); does nothing while it runs. */
+  start(): void {
+    if (this.child) return;
+    clearTimeout(this.retryTimer);
+    this.recentRestarts = [];
+    this.crashes = 0;
+    this.spawn();
+  }
+
+  /** Stops it (SIGTERM, SIGKILL after the grace) and keeps it down; resolves once it has exited. */
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
+    clearTimeout(this.retryTimer);
+    this.restartAt = undefined;
+    const { child, exited } = this;
+    // One that already ended keeps saying how (exited, crashed); a pending restart is what stopping cancels.
+    if (!child || !exited) return void (this._state === 'restarting' && this.setState('stopped'));
+    this.setState('stopped');
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(killer);
+  }
+
+  private spawn(): void {
+    this.restartAt = undefined;
+    this.startedAt = Date.now();
+    this.setState('starting');
+    const child = spawn(this.spec.command, [...this.spec.args], {
+      cwd: this.spec.cwd,
+      env: this.spec.env,
+      // The IPC channel carries nothing: its closing tells a Node child that the supervisor is gone.
+      stdio: ['ignore', 'pipe', 'pipe', ...(this.spec.command === process.execPath ? (['ipc'] as const) : [])],
+    });
+    this.child = child;
+    this.exited = once(child, 'close').then(([code, signal]) => this.handleExit(code as number | null, signal as NodeJS.Signals | null));
+    child.once('spawn', () => this._state === 'starting' && this.setState('running'));
+    child.on('error', (error) => this.note(`could not run ${this.spec.command}: ${error.message}`));
+    this.pipe(child.stdout!, 'stdout');
+    this.pipe(child.stderr!, 'stderr');
+  }
+
+  private handleExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.child = undefined;
+    this._lastExit = { code, signal, at: Date.now() };
+    if (this._state === 'stopped') return this.spec.onChange?.();
+    const how = signal ? `killed by ${signal}` : code === null ? 'could not start' : `exited with ${code}`;
+    const failed = code !== 0;
+    if (code !== null && code === this.spec.restartNowExitCode) {
+      this.note('restart requested: restarting now');
+      return this.restart();
+    }
+    if ((code !== null && this.spec.finalExitCodes?.has(code)) || this.spec.restart === 'never' || (!failed && this.spec.restart === 'on-failure')) {
+      this.note(`${how}: not restarting`);
+      return this.setState(failed ? 'crashed' : 'exited');
+    }
+    const now = Date.now();
+    this.recentRestarts = this.recentRestarts.filter((at) => now - at < this.backoff.windowMs);
+    if (this.recentRestarts.length >= this.backoff.maxRestarts) {
+      this.note(`${how}: ${this.backoff.maxRestarts} restarts within ${this.backoff.windowMs / 1000} s, leaving it down`);
+      return this.setState('crashed');
+    }
+    if (now - this.startedAt >= this.backoff.stableUptimeMs) this.crashes = 0;
+    const base = Math.min(this.backoff.maxDelayMs, this.backoff.initialDelayMs * this.backoff.factor ** this.crashes++);
+    // Jitter, so processes that crashed together do not come back together.
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.note(`${how}: restarting in ${delay} ms`);
+    this.restartAt = now + delay;
+    this.setState('restarting');
+    this.retryTimer = setTimeout(() => this.restart(), delay);
+  }
+
+  private restart(): void {
+    this._restarts++;
+    this.recentRestarts.push(Date.now());
+    this.spawn();
+  }
+
+  private setState(state: ProcessState): void {
+    this._state = state;
+    this.spec.onChange?.();
+  }
+
+  private pipe(stream: Readable, kind: 'stdout' | 'stderr'): void {
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => this.spec.output(line, kind));
+  }
+
+  private note(message: string): void {
+    this.spec.output(message, 'stderr');
+  }
+}
