@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../capabilities';
 import { missingVariables } from '../launcher/env-template';
+import { bridgeProcess } from '../bridge/bridge-process';
 import { launchFieldsSchema, type LaunchSpec } from '../launcher/launch-spec';
 import { gatewayLimitsSchema, type GatewayLimitsInput } from './gateway-options';
 
@@ -25,7 +26,7 @@ const participantSchema = z.strictObject({
   type: z.string().optional(),
   ui_theme: z.unknown().optional(),
   default_to: z.unknown().optional(),
-});
+}).refine((p) => p.command === undefined || p.bridge === undefined, { message: 'give a command or a bridge, not both', path: ['bridge'] });
 
 
 const spaceConfigSchema = z.strictObject({
@@ -128,7 +129,7 @@ export function parseSpaceConfig(
         : defaults,
       routing: p?.routing ?? 'broadcast',
       ...(p?.description !== undefined && { description: p.description }),
-      ...(p?.command !== undefined && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
+      ...((p?.command !== undefined || p?.bridge !== undefined) && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
     };
   });
   if (cfg.dashboard && !participants.some((p) => p.id === cfg.dashboard!.sign_in_as)) {
@@ -145,7 +146,10 @@ export function parseSpaceConfig(
   };
 }
 
-/** A participant's process as the server will start it; a `${NAME}` nobody can fill is a config error now. */
+/**
+ * A participant's process as the server will start it: its `command`, or the MCP bridge running its `bridge`'s MCP
+ * server. A `${NAME}` nobody can fill is a config error now, named where it was written.
+ */
 function launchSpec(
   p: z.infer<typeof participantSchema>,
   id: string,
@@ -153,10 +157,12 @@ function launchSpec(
   env: Readonly<Record<string, string | undefined>>,
   baseDir: string,
 ): LaunchSpec {
+  const fields = p.bridge ?? { command: p.command!, args: p.args, env: p.env };
+  const at = p.bridge ? ['bridge'] : [];
   const templates: [(string | number)[], string][] = [
-    [['command'], p.command!],
-    ...(p.args ?? []).map((arg, i): [(string | number)[], string] => [['args', i], arg]),
-    ...Object.entries(p.env ?? {}).map(([key, value]): [(string | number)[], string] => [['env', key], value]),
+    [[...at, 'command'], fields.command],
+    ...(fields.args ?? []).map((arg, i): [(string | number)[], string] => [[...at, 'args', i], arg]),
+    ...Object.entries(fields.env ?? {}).map(([key, value]): [(string | number)[], string] => [[...at, 'env', key], value]),
   ];
   for (const [path, template] of templates) {
     const [missing] = missingVariables(template, env);
@@ -164,11 +170,10 @@ function launchSpec(
       throw new SpaceConfigError(source, ['participants', id, ...path], `environment variable ${missing} is not set (write \${${missing}:-default} to give it a default)`);
     }
   }
+  const process = p.bridge ? bridgeProcess(p.bridge) : { command: p.command!, args: p.args ?? [], env: p.env ?? {} };
   return {
-    command: p.command!,
-    args: p.args ?? [],
-    env: p.env ?? {},
-    cwd: resolvePath(baseDir, p.cwd ?? '.'),
+    ...process,
+    cwd: resolvePath(baseDir, p.bridge?.cwd ?? p.cwd ?? '.'),
     autoStart: p.auto_start ?? true,
     restart: p.restart ?? 'on-failure',
   };

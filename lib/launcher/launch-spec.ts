@@ -16,6 +16,17 @@ export const launchFieldsSchema = {
   auto_start: z.boolean().optional(),
   /** @default 'on-failure' */
   restart: z.enum(RESTART_POLICIES).optional(),
+  /** An MCP server (stdio) the server puts into the space through the MCP bridge, instead of a `command`. */
+  bridge: z
+    .strictObject({
+      command: z.string().min(1),
+      args: z.array(z.string()).optional(),
+      /** For the MCP server. */
+      env: z.record(z.string(), z.string()).optional(),
+      /** The MCP server's directory, relative to the config file's folder. @default the participant's `cwd` */
+      cwd: z.string().optional(),
+    })
+    .optional(),
 };
 
 /** A participant's process, resolved from its config entry. */

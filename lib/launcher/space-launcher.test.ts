@@ -9,6 +9,7 @@ import { ProcessLog } from './process-log';
 import { participantsToLaunch, SpaceLauncher } from './space-launcher';
 
 const NODE_MODULES = resolve('node_modules');
+const FILESYSTEM_SERVER = join(NODE_MODULES, '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
 
 /** A participant program: joins with what the server hands it, says hello (and, carelessly, prints its token). */
 const JOINER = `
@@ -121,6 +122,42 @@ describe('participants the server starts', () => {
     const second = await startGatewayWith({ configs: [config(script(JOINER))], dataDir });
     expect(participantsToLaunch(second).map((p) => p.participantId)).toEqual([]);
     await second.close();
+  });
+});
+
+describe('bridged MCP servers the server starts', () => {
+  it('runs a `bridge:` entry through the MCP bridge: the server’s tools answer in the space', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mew-launch-bridge-'));
+    const sandbox = script('');
+    writeFileSync(join(sandbox, 'hello.txt'), 'bridged hello');
+    const raw = {
+      space: { id: 'launch' },
+      participants: {
+        human: { tokens: [tokenOf('human')], capabilities: [{ kind: '*' }] },
+        files: {
+          capabilities: [{ kind: 'mcp/response' }, { kind: 'participant/status' }],
+          bridge: { command: process.execPath, args: [FILESYSTEM_SERVER, '.'], cwd: sandbox },
+        },
+      },
+    };
+    const gw = await startGatewayWith({ configs: [raw], dataDir });
+    const launcher = new SpaceLauncher({ gatewayUrl: gw.wsUrl(), port: gw.port, dataDir });
+    try {
+      for (const p of participantsToLaunch(gw)) launcher.start(p.space, p.participantId, p.spec, p.token);
+      const human = await joinAs(gw, tokenOf('human'), 'space=launch');
+      await human.next((f) => f.kind === 'participant/status' && f.from === 'files' && f.payload.mcp_server?.state === 'ready', 20_000);
+      human.send({ id: 'read', kind: 'mcp/request', to: ['files'], payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_text_file', arguments: { path: 'hello.txt' } } } });
+      const answer = await human.next((f) => f.kind === 'mcp/response' && f.correlation_id?.includes('read'), 10_000);
+      expect(answer.payload.result.content[0].text).toBe('bridged hello');
+    } finally {
+      await launcher.stopAll();
+      await gw.close();
+    }
+  });
+
+  it('refuses an entry with both a command and a bridge', () => {
+    const raw = config('/tmp', { bridge: { command: 'mcp-server' } });
+    expect(() => parseSpaceConfig(raw, 'space.yaml')).toThrow(/participants\.coder\.bridge: give a command or a bridge, not both/);
   });
 });
 

@@ -56,6 +56,10 @@ export interface ProcessSpec {
   output(line: string, stream: 'stdout' | 'stderr'): void;
   /** Told on every state change. */
   onChange?(): void;
+  /** Told when a new child is up (first start and every restart), before any of its output. */
+  onSpawn?(pid: number | undefined): void;
+  /** Keep the child's stdin open for `write` (a stdio protocol peer, e.g. an MCP server). @default false */
+  stdin?: boolean;
 }
 
 /** What an operator sees of a supervised process. */
@@ -115,6 +119,22 @@ export class SupervisedProcess {
     this.spawn();
   }
 
+  /**
+   * Writes one line to the running child's stdin (`stdin: true`); false when no child is up to take it. A child that
+   * closed its stdin is told nothing more: the error is noted, and its exit is what the supervisor acts on.
+   */
+  writeLine(line: string): boolean {
+    const stdin = this.child?.stdin;
+    if (!stdin || !stdin.writable) return false;
+    stdin.write(`${line}\n`);
+    return true;
+  }
+
+  /** Signals the running child, e.g. SIGKILL for one that hangs: its exit is then handled by the restart policy. */
+  kill(signal: NodeJS.Signals = 'SIGTERM'): void {
+    this.child?.kill(signal);
+  }
+
   /** Stops it (SIGTERM, SIGKILL after the grace) and keeps it down; resolves once it has exited. */
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     clearTimeout(this.retryTimer);
@@ -137,14 +157,16 @@ export class SupervisedProcess {
       cwd: this.spec.cwd,
       env: this.spec.env,
       // The IPC channel carries nothing: its closing tells a Node child that the supervisor is gone.
-      stdio: ['ignore', 'pipe', 'pipe', ...(this.spec.command === process.execPath ? (['ipc'] as const) : [])],
+      stdio: [this.spec.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(this.spec.command === process.execPath ? (['ipc'] as const) : [])],
     });
     this.child = child;
     this.exited = once(child, 'close').then(([code, signal]) => this.handleExit(code as number | null, signal as NodeJS.Signals | null));
     child.once('spawn', () => this._state === 'starting' && this.setState('running'));
     child.on('error', (error) => this.note(`could not run ${this.spec.command}: ${error.message}`));
+    child.stdin?.on('error', (error) => this.note(`stdin closed: ${error.message}`));
     this.pipe(child.stdout!, 'stdout');
     this.pipe(child.stderr!, 'stderr');
+    this.spec.onSpawn?.(child.pid);
   }
 
   private handleExit(code: number | null, signal: NodeJS.Signals | null): void {

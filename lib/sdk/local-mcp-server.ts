@@ -58,6 +58,9 @@ export interface JsonRpcError {
 /** The answer to one request: a result or an error, ready to become an `mcp/response` payload. */
 export type McpAnswer = { result: unknown } | { error: JsonRpcError };
 
+/** Answers one MCP request addressed to the participant; never throws (a failure is an `{error}` answer). */
+export type McpRequestHandler = (method: string, params: unknown, context: ToolCallContext) => Promise<McpAnswer>;
+
 /** What `tools/list` says about a tool. */
 export type ToolDescriptor = Pick<ToolDefinition, 'name' | 'description' | 'inputSchema' | 'security'>;
 

@@ -16,7 +16,7 @@ import {
 import type { ChatMessage } from './model/chat-slice';
 import { ContextTelemetry, type ContextUsage, type TelemetryOptions } from './context-telemetry';
 import { EventHub, type Unsubscribe } from './event-hub';
-import { LocalMcpServer, type ResourceDefinition, type ToolDefinition } from './local-mcp-server';
+import { LocalMcpServer, type McpRequestHandler, type ResourceDefinition, type ToolDefinition } from './local-mcp-server';
 import { McpRequestTracker } from './mcp-request-tracker';
 import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange } from './mew-client';
 import { OwnPause, type PauseInfo } from './own-pause';
@@ -101,6 +101,8 @@ export type ParticipantEvents = {
 };
 
 const TOOLS_LIST: McpCall = { method: 'tools/list', params: {} };
+/** MCP's notification that a server's tools changed. */
+const TOOLS_LIST_CHANGED = 'notifications/tools/list_changed';
 // Representative payloads for asking "may this participant answer MCP?" and "may I ask for its tools?".
 const SAMPLE_MCP_RESPONSE = { jsonrpc: '2.0', id: 0, result: {} };
 const SAMPLE_TOOLS_LIST_REQUEST = { jsonrpc: '2.0', id: 0, ...TOOLS_LIST };
@@ -131,6 +133,7 @@ export class MEWParticipant {
     event === 'error' ? console.error('[mew-sdk] error listener failed:', error) : this.reportError(error),
   );
   private readonly server = new LocalMcpServer();
+  private answerMcp: McpRequestHandler = (method, params, context) => this.server.answer(method, params, context);
   /** The space as my envelopes describe it: peers, proposals, streams, chats awaiting me (the space model's reducers). */
   private readonly model = new ParticipantModel();
   private readonly requests = new McpRequestTracker();
@@ -146,6 +149,14 @@ export class MEWParticipant {
   readonly tools: ParticipantTools = {
     register: (tool) => this.server.registerTool(tool),
     registerResource: (resource) => this.server.registerResource(resource),
+    forward: (handler) => {
+      this.answerMcp = handler;
+    },
+    // MEW carries MCP notifications as `mcp/request` without an id (spec §3.1.1); broadcast, since anyone may have listed.
+    announceToolsChanged: () => {
+      const payload = { jsonrpc: '2.0' as const, method: TOOLS_LIST_CHANGED };
+      if (this.client.status === 'ready' && this.canSend('mcp/request', payload)) this.sendQuietly({ kind: 'mcp/request', payload });
+    },
   };
 
   /** Others' tools, discovered with `tools/list`. */
@@ -381,6 +392,7 @@ export class MEWParticipant {
         return this.handlePresence(envelope);
       case 'mcp/request':
         if (addressedToMe) void this.serve(envelope);
+        else if (envelope.payload.method === TOOLS_LIST_CHANGED) this.rediscover(envelope.from);
         return;
       case 'capability/grant':
         if (envelope.payload.recipient === me) this.acknowledgeGrant(envelope);
@@ -418,7 +430,7 @@ export class MEWParticipant {
   /** Answers an `mcp/request` addressed to me from my own tools and resources. */
   private async serve(envelope: Envelope<'mcp/request'>): Promise<void> {
     const { id, method, params } = envelope.payload;
-    const answer = await this.server.answer(method, params, { from: envelope.from, envelope });
+    const answer = await this.answerMcp(method, params, { from: envelope.from, envelope });
     if (id === undefined) return; // a notification: no response
     this.sendQuietly({
       kind: 'mcp/response',
@@ -585,6 +597,12 @@ export class MEWParticipant {
       throw new MewSdkError(proposal ? `proposal ${proposalId} is already ${proposal.state}` : `no proposal ${proposalId} is known`);
     }
     return proposal;
+  }
+
+  /** Lists a peer's tools again after it said they changed, if I had listed them (others are listed when needed). */
+  private rediscover(participantId: string): void {
+    if (!this.toolDiscovery.allStatuses().has(participantId)) return;
+    this.toolDiscovery.discover(participantId, { force: true }).catch(() => undefined); // the failure is in its status
   }
 
   private autoDiscover(participantId: string, delayMs: number): void {

@@ -1,7 +1,7 @@
 import type { Envelope, ParticipantStatusPayload, StreamData, StreamRequestPayload } from '../protocol';
 import type { ContextUsage } from './context-telemetry';
 import type { Unsubscribe } from './event-hub';
-import type { ResourceDefinition, ToolDefinition } from './local-mcp-server';
+import type { McpRequestHandler, ResourceDefinition, ToolDefinition } from './local-mcp-server';
 import type { SentEnvelope } from './mew-client';
 import type { PauseInfo } from './own-pause';
 import type { ChatMessage } from './model/chat-slice';
@@ -28,6 +28,19 @@ export interface ParticipantTools {
    * participant.tools.tools.registerResource({ uri: 'memo://notes', name: 'Notes', mimeType: 'text/plain', read: () => notes });
    */
   registerResource(resource: ResourceDefinition): void;
+  /**
+   * Answers every MCP request addressed to me with `handler` instead of the registered tools and resources: a
+   * bridge to another MCP server. Call `announceToolsChanged` when its tools change.
+   *
+   * @example
+   * participant.tools.forward((method, params) => upstream.request(method, params));
+   */
+  forward(handler: McpRequestHandler): void;
+  /**
+   * Tells the space my tools changed (`notifications/tools/list_changed`), so those who listed them list again.
+   * Sent only when connected and allowed: those who join later list my tools anyway.
+   */
+  announceToolsChanged(): void;
 }
 
 /** Others' tools, found with `tools/list` (spec "Tool Discovery and State Management"). */

@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+
+/** The bridge's runner, and tsx by absolute URL: the bridge runs in its MCP server's directory, where tsx may not resolve. */
+const RUN_BRIDGE_PATH = fileURLToPath(new URL('./run-bridge.ts', import.meta.url));
+const TSX_LOADER = import.meta.resolve('tsx');
+
+/**
+ * The process that puts a config's `bridge:` MCP server into the space: this Node running `run-bridge.ts`, with the
+ * MCP server's command after `--`, and the participant's connection in the environment (filled by the launcher:
+ * `${GATEWAY}`, `${SPACE}`, `${TOKEN}`; the bridge keeps the token from the MCP server).
+ *
+ * @example
+ * bridgeProcess({ command: 'npx', args: ['mcp-server-filesystem', './sandbox'] });
+ * // { command: '/usr/bin/node', args: ['--import', 'file:///…/tsx/…', '/…/run-bridge.ts', '--', 'npx', 'mcp-server-filesystem', './sandbox'], env: {…} }
+ */
+export function bridgeProcess(bridge: { command: string; args?: string[]; env?: Record<string, string> }): {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+} {
+  return {
+    command: process.execPath,
+    args: ['--import', TSX_LOADER, RUN_BRIDGE_PATH, '--', bridge.command, ...(bridge.args ?? [])],
+    env: { ...bridge.env, MEW_GATEWAY: '${GATEWAY}', MEW_SPACE: '${SPACE}', MEW_TOKEN: '${TOKEN}' },
+  };
+}

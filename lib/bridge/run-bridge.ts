@@ -1,0 +1,44 @@
+/**
+ * Runs one MCP bridge as its own process:
+ *
+ *   npm run bridge -- --gateway ws://127.0.0.1:3000/ws --space demo --token T -- npx mcp-server-filesystem ./sandbox
+ *
+ * `--gateway`, `--space` and `--token` default to MEW_GATEWAY, MEW_SPACE and MEW_TOKEN (how the server starts a
+ * participant's `bridge:`; a token in the environment stays out of `ps`). The MCP server runs in this process's
+ * directory with its environment, minus MEW_TOKEN.
+ */
+import { parseArgs } from 'node:util';
+import { ConnectionClosedError } from '../sdk/sdk-errors';
+import { McpBridge } from './mcp-bridge';
+
+const USAGE = 'usage: npm run bridge -- [--gateway ws://host:port/ws] [--space S] [--token T] -- COMMAND [ARGS...]';
+/** Exit codes the server's supervisor reads: 64 = usage, 77 = refused by the gateway (both final: no restart). */
+const EXIT = { usage: 64, refused: 77 } as const;
+
+function fail(code: number, message: string): never {
+  console.error(message);
+  process.exit(code);
+}
+
+const { values, positionals } = parseArgs({
+  options: { gateway: { type: 'string' }, space: { type: 'string' }, token: { type: 'string' } },
+  allowPositionals: true,
+});
+const gateway = values.gateway ?? process.env.MEW_GATEWAY;
+const space = values.space ?? process.env.MEW_SPACE;
+const token = values.token ?? process.env.MEW_TOKEN;
+const [command, ...args] = positionals;
+if (!gateway || !space || !token || !command) fail(EXIT.usage, USAGE);
+delete process.env.MEW_TOKEN; // the MCP server must not inherit the bridge's identity
+
+const bridge = new McpBridge({ gateway, space, token, server: { command, args } });
+const stop = () => void bridge.stop().then(() => process.exit(0));
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, stop);
+// Under a supervisor an IPC channel ties this process to it: when the supervisor goes, so does the bridge.
+if (process.send) process.once('disconnect', stop);
+
+await bridge.connect().catch((error: unknown) => {
+  if (error instanceof ConnectionClosedError) fail(EXIT.refused, `the gateway refused the bridge: ${error.message}`);
+  throw error;
+});
+console.error(`bridging ${command} into space "${space}" as ${bridge.participant.id}`);
