@@ -10,7 +10,7 @@ const card = (page: Page, id: string) => page.getByRole('article', { name: new R
 test.describe('the embedded demo space', () => {
   test.setTimeout(90_000);
 
-  test('shows the four participants, a pending scribe proposal, reasoning and gauges; an approved write lands in the sandbox', async ({ page }) => {
+  test('shows the four participants, a pending scribe proposal, reasoning and gauges; an approved write lands in the sandbox through the real filesystem server', async ({ page }) => {
     await page.goto(printedUrl());
     await expect(page.getByTestId('connection-status')).toHaveText('Live');
     for (const id of ['human', 'files', 'scribe', 'auditor']) await expect(card(page, id)).toBeVisible();
@@ -23,10 +23,15 @@ test.describe('the embedded demo space', () => {
 
     const path = /"path":\s*"([^"]+)"/.exec((await proposal.textContent()) ?? '')?.[1];
     expect(path).toBeTruthy();
+    // The real filesystem server marks write_file destructive: approving it takes a confirmation.
+    await expect(proposal.getByText('risk: dangerous')).toBeVisible();
     await proposal.getByRole('button', { name: /^Approve/ }).click();
+    const confirm = page.getByRole('dialog', { name: 'Run write_file?' });
+    await confirm.getByRole('button', { name: /^(Run|Approve|Confirm)/ }).click();
     await expect(proposal.getByText(/completed/i).first()).toBeVisible({ timeout: 15_000 });
+    await expect(card(page, 'files').getByText(/ready: \d+ tools from secure-filesystem-server/)).toBeVisible();
     // The auditor lists the notes directory on its own schedule and comments on the newest note it finds.
-    await expect(page.getByRole('region', { name: 'Chat' }).getByText(new RegExp(`Audit of ${path!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))).toBeVisible({ timeout: 40_000 });
+    await expect(page.getByRole('region', { name: 'Chat' }).getByText(new RegExp(`Audit of ${path!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)).first()).toBeVisible({ timeout: 40_000 });
   });
 
   test('a killed demo agent is restarted, and the control room shows it leave and rejoin', async ({ page }) => {

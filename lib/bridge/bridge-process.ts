@@ -6,21 +6,20 @@ const TSX_LOADER = import.meta.resolve('tsx');
 
 /**
  * The process that puts a config's `bridge:` MCP server into the space: this Node running `run-bridge.ts`, with the
- * MCP server's command after `--`, and the participant's connection in the environment (filled by the launcher:
- * `${GATEWAY}`, `${SPACE}`, `${TOKEN}`; the bridge keeps the token from the MCP server).
+ * MCP server's command after `--`, and the participant's connection in the environment: given, or the launcher's
+ * `${GATEWAY}`, `${SPACE}`, `${TOKEN}` to fill (the bridge keeps the token from the MCP server).
  *
  * @example
  * bridgeProcess({ command: 'npx', args: ['mcp-server-filesystem', './sandbox'] });
  * // { command: '/usr/bin/node', args: ['--import', 'file:///…/tsx/…', '/…/run-bridge.ts', '--', 'npx', 'mcp-server-filesystem', './sandbox'], env: {…} }
  */
-export function bridgeProcess(bridge: { command: string; args?: string[]; env?: Record<string, string> }): {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-} {
+export function bridgeProcess(
+  bridge: { command: string; args?: readonly string[]; env?: Record<string, string> },
+  connection: { gateway: string; space: string; token: string } = { gateway: '${GATEWAY}', space: '${SPACE}', token: '${TOKEN}' },
+): { command: string; args: string[]; env: Record<string, string> } {
   return {
     command: process.execPath,
     args: ['--import', TSX_LOADER, RUN_BRIDGE_PATH, '--', bridge.command, ...(bridge.args ?? [])],
-    env: { ...bridge.env, MEW_GATEWAY: '${GATEWAY}', MEW_SPACE: '${SPACE}', MEW_TOKEN: '${TOKEN}' },
+    env: { ...bridge.env, MEW_GATEWAY: connection.gateway, MEW_SPACE: connection.space, MEW_TOKEN: connection.token },
   };
 }

@@ -16,7 +16,7 @@ export interface AgentConnection {
 
 /** What every demo agent is started with. */
 export interface DemoAgentOptions extends AgentConnection {
-  /** Holds `<space>/sandbox`, the files agent's root. */
+  /** Holds `<space>/sandbox`, the `files` server's root. */
   dataDir: string;
   /** Base gap between steps. @default DEFAULT_PACE_MS */
   paceMs?: number;

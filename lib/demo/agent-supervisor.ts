@@ -1,8 +1,11 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bridgeProcess } from '../bridge/bridge-process';
+import { filesystemServer } from '../bridge/filesystem-server';
 import { SupervisedProcess, type Backoff, type ProcessStatus } from '../launcher/supervised-process';
 import { AGENT_EXIT_CODES, FINAL_EXIT_CODES } from './agent-exit-codes';
 import {
+  FILES_PARTICIPANT_ID,
   RESTART_BACKOFF_FACTOR,
   RESTART_INITIAL_DELAY_MS,
   RESTART_MAX_DELAY_MS,
@@ -10,6 +13,7 @@ import {
   STOP_GRACE_MS,
 } from './demo-defaults';
 import { DEMO_AGENT_NAMES, type DemoAgentName } from './demo-agent-names';
+import { sandboxPath, seedSandbox } from './sandbox';
 
 /** The runner each child executes, and the project root it runs in (where `tsx` resolves). */
 const RUN_AGENT_PATH = fileURLToPath(new URL('./run-agent.ts', import.meta.url));
@@ -21,7 +25,7 @@ export interface DemoAgentsOptions {
   space: string;
   /** Participant id → token (the gateway's minted tokens); ids other than the agents' are ignored. */
   tokens: Record<string, string>;
-  /** The gateway's data directory: the files agent's sandbox is `<dataDir>/<space>/sandbox`. */
+  /** The gateway's data directory: the `files` server's sandbox is `<dataDir>/<space>/sandbox`. */
   dataDir: string;
   /** Gap between agent steps. @default DEFAULT_PACE_MS */
   paceMs?: number;
@@ -66,10 +70,8 @@ export function startDemoAgents(options: DemoAgentsOptions): DemoAgents {
     }
     const process = new SupervisedProcess({
       name,
-      command: globalThis.process.execPath,
-      args: ['--import', 'tsx', RUN_AGENT_PATH, name],
+      ...childCommand(name, options, token),
       cwd: PROJECT_ROOT,
-      env: childEnv(options, token),
       // Crashes are restarted with backoff; a clean exit or a final code (usage, cannot connect) leaves it down.
       restart: 'on-failure',
       backoff: { initialDelayMs: RESTART_INITIAL_DELAY_MS, factor: RESTART_BACKOFF_FACTOR, maxDelayMs: RESTART_MAX_DELAY_MS, stableUptimeMs: RESTART_STABLE_UPTIME_MS, ...options.restart },
@@ -99,6 +101,19 @@ export function startDemoAgents(options: DemoAgentsOptions): DemoAgents {
       await Promise.all(running.map(({ process }) => process.stop(options.stopGraceMs ?? STOP_GRACE_MS)));
     },
   };
+}
+
+/**
+ * `files` is the official filesystem MCP server on the space's sandbox, through the MCP bridge; the others are the
+ * SDK agents of `run-agent.ts`.
+ */
+function childCommand(name: DemoAgentName, options: DemoAgentsOptions, token: string): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+  if (name === FILES_PARTICIPANT_ID) {
+    const sandbox = seedSandbox(resolve(sandboxPath(options.dataDir, options.space)));
+    const bridge = bridgeProcess(filesystemServer(sandbox), { gateway: options.gatewayUrl, space: options.space, token });
+    return { command: bridge.command, args: bridge.args, env: { ...process.env, ...bridge.env } };
+  }
+  return { command: process.execPath, args: ['--import', 'tsx', RUN_AGENT_PATH, name], env: childEnv(options, token) };
 }
 
 function childEnv(options: DemoAgentsOptions, token: string): NodeJS.ProcessEnv {

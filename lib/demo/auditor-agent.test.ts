@@ -4,7 +4,6 @@ import type { MEWParticipant } from '../sdk/mew-participant';
 import { CapabilityDeniedError } from '../sdk/sdk-errors';
 import type { AgentRuntime } from './agent-runtime';
 import { auditNote, startAuditorAgent } from './auditor-agent';
-import { startFilesAgent } from './files-agent';
 import { collect, startDemoTestSpace, type DemoTestSpace } from './testing';
 
 describe('auditor agent', () => {
@@ -17,7 +16,7 @@ describe('auditor agent', () => {
     space = await startDemoTestSpace();
     human = await space.connect('human');
     fromAuditor = collect(human, (e) => e.from === 'auditor');
-    space.track(await startFilesAgent(space.agentOptions('files')));
+    await space.startFiles();
     auditor = space.track(await startAuditorAgent(space.agentOptions('auditor')));
   });
   afterEach(() => space.close());
@@ -28,7 +27,7 @@ describe('auditor agent', () => {
     await expect.poll(() => comments().join('|')).toContain('Audit of notes/kickoff.md: 43 words, 2 action items (1 open).');
     const requests = fromAuditor.filter((e) => e.kind === 'mcp/request');
     expect(requests.map((e) => (e.payload as { params?: { name?: string } }).params?.name)).toEqual(
-      expect.arrayContaining(['list_directory', 'read_file']),
+      expect.arrayContaining(['list_directory', 'get_file_info', 'read_text_file']),
     );
     expect(requests.every((e) => e.to?.join() === 'files')).toBe(true);
     expect(fromAuditor.some((e) => e.kind === 'mcp/proposal')).toBe(false);

@@ -9,8 +9,10 @@ import {
   FILES_PARTICIPANT_ID,
   NOTES_DIRECTORY,
 } from './demo-defaults';
-import type { SandboxEntry } from './sandbox';
-import { structuredResult, toolError } from './tool-result';
+import { resultText, toolError } from './tool-result';
+
+/** The tools of the filesystem server the auditor calls (its capabilities allow these and nothing else). */
+type AuditorTool = 'list_directory' | 'get_file_info' | 'read_text_file';
 
 /** What the auditor says about a note. */
 export interface NoteFindings {
@@ -32,13 +34,13 @@ export function auditNote(text: string): NoteFindings {
   };
 }
 
-/** A tool call the files agent answered with an error, or with something that is not what the auditor expects. */
+/** A tool call `files` answered with an error, or with something that is not what the auditor expects. */
 class AuditFailure extends Error {}
 
 /**
  * The `auditor` agent: trusted to read, not to write. Every few paces it lists `notes/` and reads the newest
- * note with direct `mcp/request`s (its capabilities allow `tools/call` of `list_directory` and `read_file`
- * only, so no proposal and no human in the loop), and comments in chat on what changed: word count and
+ * note with direct `mcp/request`s (its capabilities allow `tools/call` of the filesystem server's `list_directory`,
+ * `get_file_info` and `read_text_file` only, so no proposal and no human in the loop), and comments in chat on what changed: word count and
  * whether the note has action items. The control room thus shows trusted and untrusted work side by side.
  *
  * @example
@@ -60,30 +62,37 @@ export async function startAuditorAgent(options: DemoAgentOptions): Promise<Agen
   /** The version of the newest note last commented on: only a change is worth a chat. */
   let lastSeen: string | undefined;
 
-  async function call(tool: 'list_directory' | 'read_file', path: string): Promise<Record<string, unknown>> {
+  async function call(tool: AuditorTool, path: string): Promise<string> {
     const params = { name: tool, arguments: { path } };
     const result = await participant.mcpRequest(FILES_PARTICIPANT_ID, { method: 'tools/call', params }, AUDITOR_REQUEST_TIMEOUT_MS);
     const refused = toolError(result);
     if (refused) throw new AuditFailure(`${tool} ${path}: ${refused}`);
-    const structured = structuredResult(result);
-    if (!structured) throw new AuditFailure(`${tool} ${path}: no structured result`);
-    return structured;
+    const text = resultText(result);
+    if (text === undefined) throw new AuditFailure(`${tool} ${path}: no text in the result`);
+    return text;
+  }
+
+  /** The newest note: `list_directory` names the files (`[FILE] name`), `get_file_info` says when each changed. */
+  async function newestNote(): Promise<{ name: string; modified: number } | undefined> {
+    const listing = await call('list_directory', NOTES_DIRECTORY);
+    const names = listing.split('\n').flatMap((line) => /^\[FILE\] (.+\.md)$/.exec(line)?.[1] ?? []);
+    const notes = await Promise.all(
+      names.map(async (name) => ({ name, modified: Date.parse(/^modified: (.+)$/m.exec(await call('get_file_info', `${NOTES_DIRECTORY}/${name}`))?.[1] ?? '') || 0 })),
+    );
+    return notes.sort((a, b) => b.modified - a.modified || b.name.localeCompare(a.name))[0];
   }
 
   async function audit(): Promise<void> {
     const started = Date.now();
-    const { entries } = (await call('list_directory', NOTES_DIRECTORY)) as { entries: SandboxEntry[] };
-    const newest = entries
-      .filter((entry) => entry.type === 'file' && entry.name.endsWith('.md'))
-      .sort((a, b) => b.modified.localeCompare(a.modified) || b.name.localeCompare(a.name))[0];
+    const newest = await newestNote();
     if (!newest || `${newest.name}@${newest.modified}` === lastSeen) return;
     const path = `${NOTES_DIRECTORY}/${newest.name}`;
-    const { content, truncated } = (await call('read_file', path)) as { content: string; truncated: boolean };
+    const content = await call('read_text_file', path);
     lastSeen = `${newest.name}@${newest.modified}`;
     runtime.recordLatency(Date.now() - started);
     const { words, actionItems, openActionItems } = auditNote(content);
     const items = actionItems ? `${actionItems} action item${actionItems === 1 ? '' : 's'} (${openActionItems} open)` : 'no action items yet';
-    const text = `Audit of ${path}: ${words} words${truncated ? ' (truncated read)' : ''}, ${items}.`;
+    const text = `Audit of ${path}: ${words} words, ${items}.`;
     if (await runtime.act(() => participant.chat.send(text))) runtime.remember('observation', text);
   }
 

@@ -1,14 +1,19 @@
 import type { AgentRuntime, DemoAgentOptions } from './agent-runtime';
 import { startAuditorAgent } from './auditor-agent';
 import type { DemoAgentName } from './demo-agent-names';
-import { startFilesAgent } from './files-agent';
 import { startScribeAgent } from './scribe-agent';
 
-const STARTERS: Record<DemoAgentName, (options: DemoAgentOptions) => Promise<AgentRuntime>> = {
-  files: startFilesAgent,
+/** The demo agents built on the SDK (`files` is an MCP server behind the bridge, not one of them). */
+export type SdkAgentName = Exclude<DemoAgentName, 'files'>;
+
+const STARTERS: Record<SdkAgentName, (options: DemoAgentOptions) => Promise<AgentRuntime>> = {
   scribe: startScribeAgent,
   auditor: startAuditorAgent,
 };
+
+export function isSdkAgentName(name: string): name is SdkAgentName {
+  return Object.hasOwn(STARTERS, name);
+}
 
 /**
  * Starts one demo agent in this process and resolves once it is connected.
@@ -17,6 +22,6 @@ const STARTERS: Record<DemoAgentName, (options: DemoAgentOptions) => Promise<Age
  * const scribe = await startDemoAgent('scribe', { gatewayUrl, space: 'demo', token, dataDir: 'data' });
  * console.log(await scribe.exited); // 'restart' after a participant/restart
  */
-export function startDemoAgent(name: DemoAgentName, options: DemoAgentOptions): Promise<AgentRuntime> {
+export function startDemoAgent(name: SdkAgentName, options: DemoAgentOptions): Promise<AgentRuntime> {
   return STARTERS[name](options);
 }

@@ -14,9 +14,6 @@ export const AUDIT_INTERVAL_PACES = 2;
 /** Gap between two streamed thoughts, as a share of the pace, so reasoning visibly unfolds. */
 export const THOUGHT_GAP_PACE_RATIO = 0.15;
 
-/** The files agent reports its (steady) status every this many paces. */
-export const FILES_STATUS_INTERVAL_PACES = 3;
-
 // ── Participants ────────────────────────────────────────────────────────────────────────────────────────
 
 /** The participant id of the file tool provider in the demo space (the scribe's and auditor's target). */
@@ -34,10 +31,6 @@ export const SCRIBE_MAX_TOKENS = 8_000;
 export const AUDITOR_MAX_TOKENS = 4_000;
 export const AUDITOR_CONTEXT_MAX_ENTRIES = 12;
 
-/** The files agent only remembers its last few operations: a small, steady context. */
-export const FILES_MAX_TOKENS = 2_000;
-export const FILES_CONTEXT_MAX_ENTRIES = 8;
-
 /** `participant/forget` without `entries` drops this many. */
 export const DEFAULT_FORGET_ENTRIES = 5;
 
@@ -52,7 +45,7 @@ export const COMPACT_SUMMARY_MAX_CHARS = 360;
 /** How long a proposal waits for a human decision before the SDK withdraws it. */
 export const SCRIBE_PROPOSAL_TIMEOUT_MS = 120_000;
 
-/** Drafts kept before the scribe proposes deleting the oldest one. */
+/** Drafts kept before the scribe proposes archiving the oldest one. */
 export const SCRIBE_KEEP_DRAFTS = 2;
 
 // ── Auditor ─────────────────────────────────────────────────────────────────────────────────────────────
@@ -63,19 +56,8 @@ export const AUDITOR_REQUEST_TIMEOUT_MS = 10_000;
 /** The directory the scribe writes to and the auditor watches, relative to the sandbox. */
 export const NOTES_DIRECTORY = 'notes';
 
-// ── Sandbox (files agent) ───────────────────────────────────────────────────────────────────────────────
-
-/** `read_file` returns at most this many bytes (and says it truncated). */
-export const READ_FILE_MAX_BYTES = 64 * 1024;
-
-/** `write_file` refuses more content than this. */
-export const WRITE_FILE_MAX_BYTES = 256 * 1024;
-
-/** `list_directory` lists at most this many entries (and says it truncated). */
-export const LIST_DIRECTORY_MAX_ENTRIES = 500;
-
-/** Longest path a file tool accepts. */
-export const PATH_MAX_LENGTH = 1_024;
+/** Where, inside the notes directory, the scribe moves the drafts it tidies away. */
+export const ARCHIVE_DIRECTORY = 'archive';
 
 // ── Runner and supervisor ───────────────────────────────────────────────────────────────────────────────
 

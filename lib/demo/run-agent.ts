@@ -1,7 +1,7 @@
 /**
  * Runs one demo agent as its own process:
  *
- *   node --import tsx lib/demo/run-agent.ts <files|scribe|auditor>
+ *   node --import tsx lib/demo/run-agent.ts <scribe|auditor>
  *
  * Environment: MEW_GATEWAY_URL (ws://host:port/ws), MEW_SPACE, MEW_TOKEN, MEW_DATA_DIR (required) and
  * MEW_DEMO_PACE_MS (optional, the gap between steps). The token travels only in the environment, never on the
@@ -12,8 +12,7 @@ import { ConnectionClosedError } from '../sdk/sdk-errors';
 import type { AgentRuntime } from './agent-runtime';
 import { AGENT_EXIT_CODES, exitCodeFor } from './agent-exit-codes';
 import { EXIT_FLUSH_MS } from './demo-defaults';
-import { DEMO_AGENT_NAMES, isDemoAgentName } from './demo-agent-names';
-import { startDemoAgent } from './demo-agents';
+import { isSdkAgentName, startDemoAgent } from './demo-agents';
 
 const REQUIRED_ENV = ['MEW_GATEWAY_URL', 'MEW_SPACE', 'MEW_TOKEN', 'MEW_DATA_DIR'] as const;
 
@@ -23,7 +22,7 @@ function exitWith(code: number, message: string): never {
 }
 
 const name = process.argv[2] ?? '';
-if (!isDemoAgentName(name)) exitWith(AGENT_EXIT_CODES.usage, `usage: node --import tsx lib/demo/run-agent.ts <${DEMO_AGENT_NAMES.join('|')}>`);
+if (!isSdkAgentName(name)) exitWith(AGENT_EXIT_CODES.usage, 'usage: node --import tsx lib/demo/run-agent.ts <scribe|auditor>');
 const missing = REQUIRED_ENV.filter((key) => !process.env[key]);
 if (missing.length > 0) exitWith(AGENT_EXIT_CODES.usage, `missing environment: ${missing.join(', ')}`);
 const paceMs = process.env.MEW_DEMO_PACE_MS === undefined ? undefined : Number(process.env.MEW_DEMO_PACE_MS);

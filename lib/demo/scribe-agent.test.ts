@@ -6,7 +6,6 @@ import type { MEWParticipant } from '../sdk/mew-participant';
 import type { Proposal } from '../sdk/model/proposals-slice';
 import type { AgentRuntime } from './agent-runtime';
 import { SCRIBE_MAX_TOKENS } from './demo-defaults';
-import { sandboxPath, startFilesAgent } from './files-agent';
 import { startScribeAgent } from './scribe-agent';
 import { DEMO_SPACE, TEST_PACE_MS, collect, control, startDemoTestSpace, type DemoTestSpace } from './testing';
 
@@ -19,7 +18,7 @@ describe('scribe agent', () => {
 
   beforeEach(async () => {
     space = await startDemoTestSpace();
-    space.track(await startFilesAgent(space.agentOptions('files')));
+    await space.startFiles();
     human = await space.connect('human');
     fromScribe = collect(human, (e) => e.from === 'scribe');
   });
@@ -36,7 +35,7 @@ describe('scribe agent', () => {
     await scribe.participant.awaitReply(sent.id, { replyKinds: [], timeoutMs: 5000 });
     await expect.poll(() => fromScribe.some((e) => e.id === sent.id)).toBe(true);
   };
-  const sandboxFile = (path: string) => join(sandboxPath(space.dataDir, DEMO_SPACE), path);
+  const sandboxFile = (path: string) => join(space.sandbox, path);
 
   /** Decides each scribe proposal as it arrives: approve (fulfil), reject with a reason, or leave it pending. */
   function decide(decision: (proposal: Proposal, index: number) => 'approve' | 'leave' | { reject: string }) {
@@ -60,8 +59,8 @@ describe('scribe agent', () => {
     expect(proposal).toMatchObject({ to: ['files'], payload: { method: 'tools/call', params: { name: 'write_file', arguments: { path } } } });
     expect(scribe.participant.canSend('mcp/request', proposal.payload)).toBe(false);
     // Least privilege: it may propose the two file tools it needs and nothing else.
-    expect(scribe.participant.canSend('mcp/proposal', { method: 'tools/call', params: { name: 'delete_file' } })).toBe(true);
-    expect(scribe.participant.canSend('mcp/proposal', { method: 'tools/call', params: { name: 'read_file' } })).toBe(false);
+    expect(scribe.participant.canSend('mcp/proposal', { method: 'tools/call', params: { name: 'move_file' } })).toBe(true);
+    expect(scribe.participant.canSend('mcp/proposal', { method: 'tools/call', params: { name: 'read_text_file' } })).toBe(false);
 
     // Step two (action items) correlates to step one's reasoning; thoughts and the conclusion carry its context.
     await expect.poll(() => ofKind('reasoning/start').length).toBeGreaterThanOrEqual(2);

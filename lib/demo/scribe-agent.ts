@@ -17,7 +17,7 @@ import {
   THOUGHT_GAP_PACE_RATIO,
 } from './demo-defaults';
 import { ScribeNotebook, type ScribeTask, type TaskOutcome } from './scribe-notebook';
-import { structuredResult, toolError } from './tool-result';
+import { toolError } from './tool-result';
 
 export interface ScribeOptions extends DemoAgentOptions {
   /** How long a proposal waits for a decision before it is withdrawn. @default SCRIBE_PROPOSAL_TIMEOUT_MS */
@@ -43,7 +43,7 @@ const NOT_NOW_CODES = new Set(['participant_paused', 'participant_shutdown']);
  * The `scribe` agent: untrusted, it may only propose. It keeps meeting notes in the sandbox by a scripted loop
  * (see `ScribeNotebook`): for each task it opens a reasoning sequence (correlated to the chat that asked for
  * it, or to its own previous step), streams its thoughts (mirrored into a stream), proposes `write_file` or
- * `delete_file` to the files agent through `mcpRequest` (a proposal, since it holds no `mcp/request`), waits
+ * `move_file` to the filesystem server (`files`) through `mcpRequest` (a proposal, since it holds no `mcp/request`), waits
  * for a human's decision, explains a rejection in chat and moves on. Its working context grows with each step
  * and is reported as `participant/status`; forget, compact and clear shrink it for real.
  *
@@ -57,7 +57,7 @@ export async function startScribeAgent(options: ScribeOptions): Promise<AgentRun
   const runtime = new AgentRuntime({
     ...options,
     maxTokens: SCRIBE_MAX_TOKENS,
-    baseline: `I am the scribe. I keep meeting notes in ${NOTES_DIRECTORY}/ of the sandbox. I cannot touch files myself: I propose each write or delete and a human decides.`,
+    baseline: `I am the scribe. I keep meeting notes in ${NOTES_DIRECTORY}/ of the sandbox. I cannot touch files myself: I propose each write or move and a human decides.`,
     answerChat: (chat) => {
       if (!NOTES_REQUEST.test(chat.text)) {
         return `I'm the scribe: I keep meeting notes in ${NOTES_DIRECTORY}/. Ask me for "notes on <topic>" and I'll draft them next.`;
@@ -80,13 +80,13 @@ export async function startScribeAgent(options: ScribeOptions): Promise<AgentRun
     // What I proposed stays in my context, as it would in a model's.
     runtime.remember('proposal', JSON.stringify(call.params));
     runtime.reportStatus('awaiting_approval');
-    const what = `${task.tool} ${task.arguments.path}`;
+    const what = `${task.tool} ${task.path}`;
     try {
       const result = await pending;
       const refused = toolError(result);
       if (refused) return { outcome: 'failed', summary: `${FILES_PARTICIPANT_ID} could not do ${what}: ${refused}` };
-      const bytes = structuredResult(result)?.bytes_written;
-      return { outcome: 'done', summary: task.tool === 'delete_file' ? `Deleted ${task.arguments.path}` : `Wrote ${task.arguments.path} (${bytes} bytes)` };
+      if (!('content' in task.arguments)) return { outcome: 'done', summary: `Archived ${task.path} to ${task.arguments.destination}` };
+      return { outcome: 'done', summary: `Wrote ${task.path} (${Buffer.byteLength(task.arguments.content)} bytes)` };
     } catch (error) {
       if (error instanceof ProposalRejectedError) {
         const rejection = { by: error.rejectedBy, envelopeId: lastRejectFrom.get(error.rejectedBy) };

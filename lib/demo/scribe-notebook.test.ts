@@ -9,14 +9,21 @@ function play(notebook: ScribeNotebook, steps: number, outcome: (task: ScribeTas
   const seen: string[] = [];
   for (let i = 0; i < steps; i++) {
     const task = notebook.next(NOW);
-    seen.push(`${task.kind} ${task.arguments.path}`);
+    seen.push(`${task.kind} ${task.path}`);
     notebook.settle(task, outcome(task));
   }
   return seen;
 }
 
 describe('ScribeNotebook', () => {
-  it('drafts, adds action items, and tidies the oldest draft once there are too many', () => {
+  it('drafts, adds action items, and archives the oldest draft once there are too many', () => {
+    const notebook = new ScribeNotebook();
+    expect(play(notebook, 6)).toHaveLength(6);
+    expect(notebook.next(NOW)).toMatchObject({
+      kind: 'tidy',
+      tool: 'move_file',
+      arguments: { source: 'notes/2026-03-04-standup.md', destination: 'notes/archive/2026-03-04-standup.md' },
+    });
     expect(play(new ScribeNotebook(), 8)).toEqual([
       'draft notes/2026-03-04-standup.md',
       'action-items notes/2026-03-04-standup.md',

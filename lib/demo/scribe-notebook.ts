@@ -1,4 +1,4 @@
-import { NOTES_DIRECTORY, SCRIBE_KEEP_DRAFTS } from './demo-defaults';
+import { ARCHIVE_DIRECTORY, NOTES_DIRECTORY, SCRIBE_KEEP_DRAFTS } from './demo-defaults';
 
 /** A meeting the scribe keeps notes for, with the canned material its drafts are made of. */
 export interface MeetingTopic {
@@ -57,8 +57,11 @@ export interface ScribeTask {
   title: string;
   /** Streamed as `reasoning/thought`s before proposing. */
   thoughts: string[];
-  tool: 'write_file' | 'delete_file';
-  arguments: { path: string; content?: string };
+  /** The note the task is about. */
+  path: string;
+  /** Tools of the official filesystem server: write a note, or move one into the archive. */
+  tool: 'write_file' | 'move_file';
+  arguments: { path: string; content: string } | { source: string; destination: string };
   /** Why the scribe wanted it: said in chat if the proposal is rejected. */
   why: string;
   /** The chat that asked for it, if any (what the reasoning correlates to). */
@@ -75,15 +78,16 @@ interface Draft {
   hasActionItems: boolean;
   /** A human declined its action items: do not ask again. */
   actionItemsDeclined: boolean;
-  /** A human declined deleting it: keep it. */
+  /** A human declined archiving it: keep it. */
   kept: boolean;
 }
 
 /**
  * The scribe's notebook: which notes it has drafted, what is left to do, and what people asked for. It picks
  * the next task (a requested topic first, then action items for the latest draft, then tidying the oldest
- * draft once there are more than `SCRIBE_KEEP_DRAFTS`, else the next meeting of the rotation) and learns from
- * each outcome: a rejected draft is dropped, declined action items or a declined deletion are not asked again.
+ * draft away into the archive once there are more than `SCRIBE_KEEP_DRAFTS`, else the next meeting of the rotation)
+ * and learns from each outcome: a rejected draft is dropped, declined action items or a declined move are not asked
+ * again.
  *
  * @example
  * const notebook = new ScribeNotebook();
@@ -118,7 +122,7 @@ export class ScribeNotebook {
   /** Learns from how a task ended. */
   settle(task: ScribeTask, outcome: TaskOutcome): void {
     if (outcome === 'interrupted') return;
-    const draft = this.drafts.find((d) => d.path === task.arguments.path);
+    const draft = this.drafts.find((d) => d.path === task.path);
     switch (task.kind) {
       case 'draft':
         if (task.trigger) this.requests.shift();
@@ -127,7 +131,7 @@ export class ScribeNotebook {
         return;
       case 'action-items':
         if (!draft) return;
-        if (outcome === 'done') Object.assign(draft, { hasActionItems: true, content: task.arguments.content });
+        if (outcome === 'done' && 'content' in task.arguments) Object.assign(draft, { hasActionItems: true, content: task.arguments.content });
         else draft.actionItemsDeclined = true;
         return;
       case 'tidy':
@@ -154,6 +158,7 @@ export class ScribeNotebook {
         `Agenda: ${topic.agenda.join(', ')}. I'll capture the key points under each.`,
         `I cannot write files myself, so I'll propose write_file for ${path} and wait for approval.`,
       ],
+      path,
       tool: 'write_file',
       arguments: { path, content: draftContent(topic, now) },
       why: `I wanted to start the notes for "${topic.title}" so its decisions are written down somewhere.`,
@@ -171,7 +176,8 @@ export class ScribeNotebook {
 }
 
 function newDraft(task: ScribeTask): Draft {
-  return { path: task.arguments.path, topic: task.topic, content: task.arguments.content ?? '', hasActionItems: false, actionItemsDeclined: false, kept: false };
+  const content = 'content' in task.arguments ? task.arguments.content : '';
+  return { path: task.path, topic: task.topic, content, hasActionItems: false, actionItemsDeclined: false, kept: false };
 }
 
 function actionItemsTask(draft: Draft): ScribeTask {
@@ -185,6 +191,7 @@ function actionItemsTask(draft: Draft): ScribeTask {
       `From the discussion: ${draft.topic.actions.join('; ')}.`,
       'Rewriting the whole file with an "Action items" section appended.',
     ],
+    path: draft.path,
     tool: 'write_file',
     arguments: { path: draft.path, content: `${draft.content}\n## Action items\n${items}\n` },
     why: `Notes without action items get forgotten; I wanted ${draft.path} to say who does what next.`,
@@ -199,11 +206,12 @@ function tidyTask(draft: Draft, draftCount: number): ScribeTask {
     thoughts: [
       `There are ${draftCount} drafts in ${NOTES_DIRECTORY}/; more than the ${SCRIBE_KEEP_DRAFTS} I keep around.`,
       `${draft.path} is the oldest one; the newer drafts cover what matters now.`,
-      'Deleting is dangerous and cannot be undone, so a human has to confirm it.',
+      `Moving it to ${NOTES_DIRECTORY}/${ARCHIVE_DIRECTORY}/ keeps it without cluttering the folder; moves are destructive, so a human confirms.`,
     ],
-    tool: 'delete_file',
-    arguments: { path: draft.path },
-    why: `I wanted to delete ${draft.path} because it is my oldest draft and the folder is getting cluttered.`,
+    path: draft.path,
+    tool: 'move_file',
+    arguments: { source: draft.path, destination: `${NOTES_DIRECTORY}/${ARCHIVE_DIRECTORY}/${draft.path.split('/').pop()}` },
+    why: `I wanted to archive ${draft.path} because it is my oldest draft and the folder is getting cluttered.`,
   };
 }
 

@@ -14,7 +14,11 @@ import { parse as parseYaml } from 'yaml';
 import { startGatewayWith, type TestGateway } from '../gateway/testing';
 import type { AnyEnvelope } from '../protocol';
 import { MEWParticipant, type MEWParticipantOptions } from '../sdk/mew-participant';
+import { filesystemServer } from '../bridge/filesystem-server';
+import { McpBridge } from '../bridge/mcp-bridge';
 import type { AgentRuntime, DemoAgentOptions } from './agent-runtime';
+import { FILES_PARTICIPANT_ID } from './demo-defaults';
+import { sandboxPath, seedSandbox } from './sandbox';
 
 const DEMO_SPACE_FILE = fileURLToPath(new URL('./demo-space.yaml', import.meta.url));
 
@@ -40,6 +44,10 @@ export interface DemoTestSpace {
   connect(id: string, options?: Partial<MEWParticipantOptions>): Promise<MEWParticipant>;
   /** Keeps an agent so `close` stops it. */
   track(agent: AgentRuntime): AgentRuntime;
+  /** Starts `files` as the demo does: the official filesystem server on the seeded sandbox, through the bridge. */
+  startFiles(): Promise<McpBridge>;
+  /** The sandbox `files` serves. */
+  sandbox: string;
   logs: string[];
   close(): Promise<void>;
 }
@@ -52,7 +60,9 @@ export async function startDemoTestSpace(): Promise<DemoTestSpace> {
   const tokens = { ...gw.gateway.spaces.get(DEMO_SPACE)!.services.records.mintedTokens() };
   const participants: MEWParticipant[] = [];
   const agents: AgentRuntime[] = [];
+  const bridges: McpBridge[] = [];
   const logs: string[] = [];
+  const sandbox = sandboxPath(dataDir, DEMO_SPACE);
   return {
     gw,
     dataDir,
@@ -84,8 +94,23 @@ export async function startDemoTestSpace(): Promise<DemoTestSpace> {
       agents.push(agent);
       return agent;
     },
+    sandbox,
+    async startFiles() {
+      const bridge = new McpBridge({
+        gateway: gw.wsUrl(),
+        space: DEMO_SPACE,
+        token: tokens[FILES_PARTICIPANT_ID],
+        backoff: TEST_BACKOFF,
+        server: filesystemServer(seedSandbox(sandbox)),
+        log: (line) => logs.push(`[files] ${line}`),
+      });
+      bridges.push(bridge);
+      await bridge.connect();
+      return bridge;
+    },
     async close() {
       for (const agent of agents) agent.stop();
+      await Promise.all(bridges.map((bridge) => bridge.stop()));
       for (const participant of participants) participant.disconnect();
       // Let the gateway see them leave before it closes (and its audit log with it).
       for (let waited = 0; (gw.gateway.spaces.get(DEMO_SPACE)?.connectedCount ?? 0) > 0 && waited < CLOSE_WAIT_MS; waited += CLOSE_POLL_MS) {

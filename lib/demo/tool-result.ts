@@ -5,13 +5,14 @@
 /** The error text of a failed call (`isError: true`), or undefined when the call succeeded. */
 export function toolError(result: unknown): string | undefined {
   if (!isRecord(result) || result.isError !== true) return undefined;
-  const text = Array.isArray(result.content) ? result.content.find((item) => isRecord(item) && item.type === 'text') : undefined;
-  return isRecord(text) && typeof text.text === 'string' ? text.text : 'the tool reported an error';
+  return resultText(result) ?? 'the tool reported an error';
 }
 
-/** The call's `structuredContent` (the files agent returns every result that way), or undefined. */
-export function structuredResult(result: unknown): Record<string, unknown> | undefined {
-  return isRecord(result) && isRecord(result.structuredContent) ? result.structuredContent : undefined;
+/** The text of a successful call (its text items, joined), or undefined when it has none. */
+export function resultText(result: unknown): string | undefined {
+  if (!isRecord(result) || !Array.isArray(result.content)) return undefined;
+  const texts = result.content.flatMap((item) => (isRecord(item) && item.type === 'text' && typeof item.text === 'string' ? [item.text] : []));
+  return texts.length > 0 ? texts.join('\n') : undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
