@@ -35,6 +35,9 @@ export default defineConfig({
       MEW_DATA_DIR: DATA_DIR,
       MEW_SPACE_CONFIG: 'lib/demo/demo-space.yaml,e2e/e2e-space.yaml',
       MEW_DEMO_PACE_MS: '3000',
+      // The demo's assistant runs against the scripted OpenAI-compatible server e2e/agent.spec.ts starts there.
+      MEW_AGENT_BASE_URL: `http://127.0.0.1:${PORT + 1}/v1`,
+      MEW_AGENT_MODEL: 'scripted-model',
       NEXT_TELEMETRY_DISABLED: '1',
       ...(process.env.NEXT_DIST_DIR ? { NEXT_DIST_DIR: process.env.NEXT_DIST_DIR } : {}),
     },

@@ -16,8 +16,10 @@ test.describe('the embedded demo space', () => {
     for (const id of ['human', 'files', 'scribe', 'auditor']) await expect(card(page, id)).toBeVisible();
     await expect(card(page, 'scribe').getByText('Online')).toBeVisible();
 
-    const proposal = page.locator('[data-proposal-id]').filter({ hasText: 'write_file' }).filter({ hasText: 'scribe' }).first();
-    await expect(proposal).toBeVisible({ timeout: 30_000 });
+    const pending = page.locator('[data-proposal-id]').filter({ hasText: 'write_file' }).filter({ hasText: 'scribe' }).filter({ hasText: 'pending' }).first();
+    await expect(pending).toBeVisible({ timeout: 30_000 });
+    // Pinned by id: the scribe keeps proposing, and "the first pending one" moves on once this one is decided.
+    const proposal = page.locator(`[data-proposal-id="${await pending.getAttribute('data-proposal-id')}"]`);
     await expect(page.getByRole('region', { name: /Reasoning/ }).getByText('scribe').first()).toBeVisible();
     await expect(page.getByRole('meter').first()).toBeVisible();
 

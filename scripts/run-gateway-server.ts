@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createGatewayServer, DATABASE_FILE, gatewayEnv, PersistenceError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
-import { startDemoAgents, type DemoAgents } from '../lib/demo';
+import { demoLaunchSpecs } from '../lib/demo';
 import { participantsToLaunch, SpaceLauncher } from '../lib/launcher/space-launcher';
 
 /** The space whose agents the server runs itself (lib/demo/demo-space.yaml). */
@@ -53,25 +53,29 @@ export async function runGatewayServer(
       if (status.state === 'crashed') console.error(`[${space}/${id}] crashed (exit ${status.lastExit?.code ?? status.lastExit?.signal}); log: ${status.logFile}`);
     },
   });
+  gatewayServer.useProcesses(launcher);
+  const demoOn = demoEnabled(process.argv, process.env);
   for (const { space, participantId, spec, token } of participantsToLaunch(gatewayServer)) {
-    launcher.start(space, participantId, spec, token);
-    console.log(`  started ${space}/${participantId}: ${spec.command} (log: ${launcher.status(space, participantId)!.logFile})`);
+    if (space === DEMO_SPACE_ID && !demoOn) continue;
+    launcher.add(space, participantId, spec, token);
+    const how = spec.notConfigured ? `not started (${spec.notConfigured})` : spec.autoStart ? 'started' : 'ready to start (auto_start: false)';
+    console.log(`  ${space}/${participantId}: ${how} (log: ${launcher.status(space, participantId)!.logFile})`);
   }
 
-  let demo: DemoAgents | undefined;
-  if (gatewayServer.gateway.spaces.has(DEMO_SPACE_ID) && demoEnabled(process.argv, process.env)) {
-    demo = startDemoAgents({
-      gatewayUrl: `ws://${base}/ws`,
-      space: DEMO_SPACE_ID,
-      tokens: { ...gatewayServer.gateway.spaces.get(DEMO_SPACE_ID)!.services.records.mintedTokens() },
-      dataDir: env.dataDir,
-      paceMs: process.env.MEW_DEMO_PACE_MS ? Number(process.env.MEW_DEMO_PACE_MS) : undefined,
-    });
+  const demo = gatewayServer.gateway.spaces.get(DEMO_SPACE_ID);
+  if (demo && demoOn) {
+    const tokens = demo.services.records.mintedTokens();
+    const paceMs = process.env.MEW_DEMO_PACE_MS ? Number(process.env.MEW_DEMO_PACE_MS) : undefined;
+    for (const { participantId, spec } of demoLaunchSpecs({ space: DEMO_SPACE_ID, dataDir: env.dataDir, paceMs })) {
+      if (tokens[participantId]) launcher.add(DEMO_SPACE_ID, participantId, spec, tokens[participantId]);
+      else console.error(`  demo participant ${participantId} has no token: not started`);
+    }
+    console.log(`  demo agents started (logs: ${join(env.dataDir, DEMO_SPACE_ID, 'logs')})`);
   }
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void (async () => {
-        await Promise.all([demo?.stop(), launcher.stopAll()]);
+        await launcher.stopAll();
         await gatewayServer.close();
         process.exit(0);
       })();

@@ -10,6 +10,7 @@ import type { TrackedSend } from './action-outcome';
 import { ControlStatus } from './control-status';
 import { summarizeCapabilities } from './effective-capabilities';
 import { ParticipantControls } from './participant-controls';
+import { ProcessState } from './process-state';
 import { usePatternRevocations } from './pattern-revocations';
 import { RelativeTime } from './relative-time';
 import { BUTTON } from './styles';
@@ -37,8 +38,8 @@ export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: s
   const [editing, setEditing] = useState(false);
   const [pending, setPending] = useState<{ sent: TrackedSend; label: string }>();
 
-  if (!p) return null;
   const headingId = `rail-participant-${id}`;
+  if (!p) return <NeverJoinedCard id={id} headingId={headingId} />;
   return (
     <article
       aria-labelledby={headingId}
@@ -63,6 +64,7 @@ export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: s
 
       <Presence p={p} />
       <Badges p={p} />
+      <ProcessState participantId={id} />
       {p.online && <ContextGauge participant={id} />}
       <CapabilitySummaryView summary={summary} />
       <ControlStatus control={p.lastControl} pending={pending} />
@@ -70,6 +72,19 @@ export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: s
     </article>
   );
 });
+
+/** A participant the server launches that has not joined yet (not started, or it fails before joining). */
+function NeverJoinedCard({ id, headingId }: { id: string; headingId: string }) {
+  return (
+    <article aria-labelledby={headingId} className="flex flex-col gap-2 rounded-md border border-slate-800 bg-slate-950 p-2.5 text-slate-400">
+      <h3 id={headingId} className="break-all font-mono text-sm text-slate-400">
+        {id}
+      </h3>
+      <p className="text-xs text-slate-500">Not joined yet</p>
+      <ProcessState participantId={id} />
+    </article>
+  );
+}
 
 function Presence({ p }: { p: ParticipantState }) {
   if (p.online) {

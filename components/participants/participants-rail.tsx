@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { participantList } from '@/lib/store';
 import { InviteDialog } from './invite-dialog';
+import { LaunchedProcessesProvider, useLaunchedIds } from './launched-processes';
 import { ParticipantCard } from './participant-card';
 import { PatternRevocationsProvider } from './pattern-revocations';
 import { BUTTON } from './styles';
@@ -38,19 +39,27 @@ export function ParticipantsRail() {
         )}
       </div>
       <PatternRevocationsProvider>
-        {ids.length === 0 ? (
-          <p className="text-xs text-slate-500">Nobody here yet.</p>
-        ) : (
-          <ul aria-label="Participants" className="flex flex-col gap-2">
-            {ids.map((id) => (
-              <li key={id}>
-                <ParticipantCard id={id} me={id === me} />
-              </li>
-            ))}
-          </ul>
-        )}
+        <LaunchedProcessesProvider>
+          <ParticipantList ids={ids} me={me} />
+        </LaunchedProcessesProvider>
       </PatternRevocationsProvider>
       {mayInvite && <InviteDialog open={inviting} onClose={() => setInviting(false)} />}
     </section>
+  );
+}
+
+/** The cards: everyone the space knows, then launched participants that never joined (so they can be started). */
+function ParticipantList({ ids, me }: { ids: string[]; me: string | undefined }) {
+  const launched = useLaunchedIds();
+  const all = useMemo(() => [...ids, ...launched.filter((id) => !ids.includes(id))], [ids, launched]);
+  if (all.length === 0) return <p className="text-xs text-slate-500">Nobody here yet.</p>;
+  return (
+    <ul aria-label="Participants" className="flex flex-col gap-2">
+      {all.map((id) => (
+        <li key={id}>
+          <ParticipantCard id={id} me={id === me} />
+        </li>
+      ))}
+    </ul>
   );
 }

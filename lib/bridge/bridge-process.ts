@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { RUNNER_FINAL_EXIT_CODES } from '../launcher/runner-exit-codes';
 
 /** The bridge's runner, and tsx by absolute URL: the bridge runs in its MCP server's directory, where tsx may not resolve. */
 const RUN_BRIDGE_PATH = fileURLToPath(new URL('./run-bridge.ts', import.meta.url));
@@ -16,9 +17,10 @@ const TSX_LOADER = import.meta.resolve('tsx');
 export function bridgeProcess(
   bridge: { command: string; args?: readonly string[]; env?: Record<string, string> },
   connection: { gateway: string; space: string; token: string } = { gateway: '${GATEWAY}', space: '${SPACE}', token: '${TOKEN}' },
-): { command: string; args: string[]; env: Record<string, string> } {
+): { command: string; args: string[]; env: Record<string, string>; finalExitCodes: ReadonlySet<number> } {
   return {
     command: process.execPath,
+    finalExitCodes: RUNNER_FINAL_EXIT_CODES,
     args: ['--import', TSX_LOADER, RUN_BRIDGE_PATH, '--', bridge.command, ...(bridge.args ?? [])],
     env: { ...bridge.env, MEW_GATEWAY: connection.gateway, MEW_SPACE: connection.space, MEW_TOKEN: connection.token },
   };

@@ -8,12 +8,11 @@
  * directory with its environment, minus MEW_TOKEN.
  */
 import { parseArgs } from 'node:util';
+import { RUNNER_EXIT_CODES } from '../launcher/runner-exit-codes';
 import { ConnectionClosedError } from '../sdk/sdk-errors';
 import { McpBridge } from './mcp-bridge';
 
 const USAGE = 'usage: npm run bridge -- [--gateway ws://host:port/ws] [--space S] [--token T] -- COMMAND [ARGS...]';
-/** Exit codes the server's supervisor reads: 64 = usage, 77 = refused by the gateway (both final: no restart). */
-const EXIT = { usage: 64, refused: 77 } as const;
 
 function fail(code: number, message: string): never {
   console.error(message);
@@ -28,7 +27,7 @@ const gateway = values.gateway ?? process.env.MEW_GATEWAY;
 const space = values.space ?? process.env.MEW_SPACE;
 const token = values.token ?? process.env.MEW_TOKEN;
 const [command, ...args] = positionals;
-if (!gateway || !space || !token || !command) fail(EXIT.usage, USAGE);
+if (!gateway || !space || !token || !command) fail(RUNNER_EXIT_CODES.usage, USAGE);
 delete process.env.MEW_TOKEN; // the MCP server must not inherit the bridge's identity
 
 const bridge = new McpBridge({ gateway, space, token, server: { command, args } });
@@ -38,7 +37,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, stop);
 if (process.send) process.once('disconnect', stop);
 
 await bridge.connect().catch((error: unknown) => {
-  if (error instanceof ConnectionClosedError) fail(EXIT.refused, `the gateway refused the bridge: ${error.message}`);
+  if (error instanceof ConnectionClosedError) fail(RUNNER_EXIT_CODES.refused, `the gateway refused the bridge: ${error.message}`);
   throw error;
 });
 console.error(`bridging ${command} into space "${space}" as ${bridge.participant.id}`);

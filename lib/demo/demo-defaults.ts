@@ -59,22 +59,7 @@ export const NOTES_DIRECTORY = 'notes';
 /** Where, inside the notes directory, the scribe moves the drafts it tidies away. */
 export const ARCHIVE_DIRECTORY = 'archive';
 
-// ── Runner and supervisor ───────────────────────────────────────────────────────────────────────────────
+// ── Runner ───────────────────────────────────────────────────────────────────────────────────────────
 
 /** After a deliberate exit, let the socket flush its last frames (status, close) before the process ends. */
 export const EXIT_FLUSH_MS = 150;
-
-/** First restart delay after a crash. */
-export const RESTART_INITIAL_DELAY_MS = 1_000;
-
-/** Growth of the restart delay per consecutive crash. */
-export const RESTART_BACKOFF_FACTOR = 2;
-
-/** Cap of the restart delay. */
-export const RESTART_MAX_DELAY_MS = 30_000;
-
-/** A child that stayed up this long is healthy again: its next crash restarts after the initial delay. */
-export const RESTART_STABLE_UPTIME_MS = 30_000;
-
-/** `stop()` sends SIGTERM, then SIGKILL to children still alive after this long. */
-export const STOP_GRACE_MS = 3_000;

@@ -6,6 +6,8 @@ import { Gateway } from './gateway';
 import type { GatewayLimits } from './gateway-options';
 import type { HistoryStore } from './history-store';
 import { createHttpApi } from './http-api';
+import { createProcessRoute } from './process-api';
+import type { ProcessControl } from './process-control';
 import { MemoryHistoryStore } from './memory-history-store';
 import { GatewayDatabase } from './persistence/gateway-database';
 import { PersistenceError } from './persistence/persistence-error';
@@ -40,6 +42,8 @@ export interface GatewayServer {
   configs: readonly SpaceConfig[];
   /** Resolves with the bound port (use port 0 in tests). */
   listen(port: number, host: string): Promise<number>;
+  /** Serves the process endpoints (`/api/spaces/{space}/processes`) from whoever runs the launched participants. */
+  useProcesses(control: ProcessControl): void;
   close(): Promise<void>;
 }
 
@@ -67,7 +71,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     database.close();
     throw e;
   }
-  const http = createHttpApi(gateway, [createAuditRoute(gateway, audit)]);
+  let processes: ProcessControl | undefined;
+  const http = createHttpApi(gateway, [createAuditRoute(gateway, audit), createProcessRoute(gateway, audit, () => processes)]);
   const ws = createWsTransport(gateway);
   const fallback = options.fallback ?? ((_req, res) => sendError(res, 'not_found', 'no such endpoint'));
 
@@ -105,6 +110,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
           resolvePort(bound);
         });
       }),
+    useProcesses: (control) => {
+      processes = control;
+    },
     close: async () => {
       await ws.close();
       for (const space of gateway.spaces.values()) space.streams.cancelOrphanTimers();

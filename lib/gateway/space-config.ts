@@ -3,9 +3,10 @@ import { dirname, extname, resolve as resolvePath } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../capabilities';
-import { missingVariables } from '../launcher/env-template';
+import { expand, missingVariables } from '../launcher/env-template';
 import { bridgeProcess } from '../bridge/bridge-process';
-import { launchFieldsSchema, type LaunchSpec } from '../launcher/launch-spec';
+import { agentProcess } from '../launcher/agent-process';
+import { launchFieldsSchema, type AgentEntry, type LaunchSpec } from '../launcher/launch-spec';
 import { gatewayLimitsSchema, type GatewayLimitsInput } from './gateway-options';
 
 /** Participant ids: what may appear in `from`, `to` and URLs. No slashes, dots-only or control characters. */
@@ -26,7 +27,10 @@ const participantSchema = z.strictObject({
   type: z.string().optional(),
   ui_theme: z.unknown().optional(),
   default_to: z.unknown().optional(),
-}).refine((p) => p.command === undefined || p.bridge === undefined, { message: 'give a command or a bridge, not both', path: ['bridge'] });
+}).refine((p) => [p.command, p.bridge, p.agent].filter((how) => how !== undefined).length <= 1, {
+  message: 'give one of command, bridge and agent',
+  path: ['command'],
+});
 
 
 const spaceConfigSchema = z.strictObject({
@@ -129,7 +133,7 @@ export function parseSpaceConfig(
         : defaults,
       routing: p?.routing ?? 'broadcast',
       ...(p?.description !== undefined && { description: p.description }),
-      ...((p?.command !== undefined || p?.bridge !== undefined) && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
+      ...((p?.command !== undefined || p?.bridge !== undefined || p?.agent !== undefined) && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
     };
   });
   if (cfg.dashboard && !participants.some((p) => p.id === cfg.dashboard!.sign_in_as)) {
@@ -147,8 +151,9 @@ export function parseSpaceConfig(
 }
 
 /**
- * A participant's process as the server will start it: its `command`, or the MCP bridge running its `bridge`'s MCP
- * server. A `${NAME}` nobody can fill is a config error now, named where it was written.
+ * A participant's process as the server will start it: its `command`, the MCP bridge running its `bridge`'s MCP
+ * server, or a MEWAgent with its `agent` settings. A `${NAME}` nobody can fill is a config error now, named where it
+ * was written.
  */
 function launchSpec(
   p: z.infer<typeof participantSchema>,
@@ -157,26 +162,36 @@ function launchSpec(
   env: Readonly<Record<string, string | undefined>>,
   baseDir: string,
 ): LaunchSpec {
-  const fields = p.bridge ?? { command: p.command!, args: p.args, env: p.env };
-  const at = p.bridge ? ['bridge'] : [];
-  const templates: [(string | number)[], string][] = [
+  type Template = [(string | number)[], string];
+  const commandTemplates = (at: string[], fields: { command: string; args?: string[]; env?: Record<string, string> }): Template[] => [
     [[...at, 'command'], fields.command],
-    ...(fields.args ?? []).map((arg, i): [(string | number)[], string] => [[...at, 'args', i], arg]),
-    ...Object.entries(fields.env ?? {}).map(([key, value]): [(string | number)[], string] => [[...at, 'env', key], value]),
+    ...(fields.args ?? []).map((arg, i): Template => [[...at, 'args', i], arg]),
+    ...Object.entries(fields.env ?? {}).map(([key, value]): Template => [[...at, 'env', key], value]),
   ];
+  const templates: Template[] = p.agent
+    ? [[['agent', 'model'], p.agent.model], ...(p.agent.base_url !== undefined ? [[['agent', 'base_url'], p.agent.base_url] as Template] : [])]
+    : p.bridge
+      ? commandTemplates(['bridge'], p.bridge)
+      : commandTemplates([], { command: p.command!, args: p.args, env: p.env });
   for (const [path, template] of templates) {
     const [missing] = missingVariables(template, env);
     if (missing) {
       throw new SpaceConfigError(source, ['participants', id, ...path], `environment variable ${missing} is not set (write \${${missing}:-default} to give it a default)`);
     }
   }
-  const process = p.bridge ? bridgeProcess(p.bridge) : { command: p.command!, args: p.args ?? [], env: p.env ?? {} };
+  const process = p.bridge ? bridgeProcess(p.bridge) : p.agent ? agentProcess(expandAgent(p.agent, env), env) : { command: p.command!, args: p.args ?? [], env: p.env ?? {} };
   return {
     ...process,
     cwd: resolvePath(baseDir, p.bridge?.cwd ?? p.cwd ?? '.'),
     autoStart: p.auto_start ?? true,
     restart: p.restart ?? 'on-failure',
   };
+}
+
+/** An agent's model and endpoint may come from the environment (`${MEW_AGENT_BASE_URL:-}`): filled at load. */
+function expandAgent(agent: AgentEntry, env: Readonly<Record<string, string | undefined>>): AgentEntry {
+  const fill = (template: string) => expand(template, {}, env);
+  return { ...agent, model: fill(agent.model), ...(agent.base_url !== undefined && { base_url: fill(agent.base_url) }) };
 }
 
 /** The config's snake_case limits, checked by the gateway's own schema; errors name the key as written. */

@@ -27,7 +27,28 @@ export const launchFieldsSchema = {
       cwd: z.string().optional(),
     })
     .optional(),
+  /** A MEWAgent (SDK layer 3) the server runs against an OpenAI-compatible endpoint, instead of a `command`. */
+  agent: z
+    .strictObject({
+      model: z.string().min(1),
+      /** @default the openai package's default (api.openai.com) */
+      base_url: z.string().optional(),
+      /** The environment variable that holds the API key (none needed for local servers). @default OPENAI_API_KEY */
+      api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name').optional(),
+      system_prompt: z.string().optional(),
+      prompts: z.strictObject({ system: z.string().optional(), reason: z.string().optional(), act: z.string().optional(), respond: z.string().optional() }).optional(),
+      max_iterations: z.number().int().positive().optional(),
+      /** Reported as `max_tokens`; compaction starts before it is reached. */
+      context_window: z.number().int().positive().optional(),
+      stream: z.boolean().optional(),
+      max_replies_per_minute: z.number().int().positive().optional(),
+      classify_chats: z.boolean().optional(),
+      classification_threshold: z.number().min(0).max(1).optional(),
+    })
+    .optional(),
 };
+
+export type AgentEntry = NonNullable<z.infer<(typeof launchFieldsSchema)['agent']>>;
 
 /** A participant's process, resolved from its config entry. */
 export interface LaunchSpec {
@@ -37,4 +58,10 @@ export interface LaunchSpec {
   cwd: string;
   autoStart: boolean;
   restart: RestartPolicyName;
+  /** Exit codes after which it stays down whatever the policy (e.g. a usage or configuration error). */
+  finalExitCodes?: ReadonlySet<number>;
+  /** The exit code that asks to be started again at once (e.g. after `participant/restart`). */
+  restartNowExitCode?: number;
+  /** Why it cannot run as configured (e.g. an agent with no endpoint): not started, and its log says why. */
+  notConfigured?: string;
 }

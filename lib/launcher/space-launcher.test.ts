@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseSpaceConfig, SpaceConfigError } from '../gateway/space-config';
 import { joinAs, startGatewayWith, tokenOf, type TestGateway } from '../gateway/testing';
 import { expand, missingVariables } from './env-template';
+import { ScriptedOpenAiServer } from '../sdk/agent/testing/scripted-openai-server';
 import { ProcessLog } from './process-log';
 import { participantsToLaunch, SpaceLauncher } from './space-launcher';
 
@@ -66,7 +67,7 @@ describe('participants the server starts', () => {
     const gw = await startGatewayWith({ configs: [raw], dataDir });
     const launcher = new SpaceLauncher({ gatewayUrl: gw.wsUrl(), port: gw.port, dataDir, backoff: { initialDelayMs: 20, maxDelayMs: 50 } });
     open.push({ gw, launcher });
-    for (const p of participantsToLaunch(gw)) launcher.start(p.space, p.participantId, p.spec, p.token);
+    for (const p of participantsToLaunch(gw)) launcher.add(p.space, p.participantId, p.spec, p.token);
     return { gw, launcher, dataDir };
   }
 
@@ -109,8 +110,13 @@ describe('participants the server starts', () => {
   });
 
   it('does not start one that says auto_start: false, nor one that was kicked', async () => {
-    const { launcher } = await serve(config(script(JOINER), { auto_start: false }));
-    expect(launcher.status('launch', 'coder')).toBeUndefined();
+    const { gw, launcher } = await serve(config(script(JOINER), { auto_start: false }));
+    expect(launcher.status('launch', 'coder')).toMatchObject({ state: 'stopped', restarts: 0 });
+    expect(launcher.status('launch', 'coder')!.pid).toBeUndefined();
+    // Known, though: an operator can start it.
+    const watcher = await joinAs(gw, tokenOf('human'), 'space=launch');
+    expect(launcher.start('launch', 'coder')).toBe(true);
+    await watcher.next((f) => f.kind === 'chat' && f.from === 'coder', 10_000);
 
     const dataDir = mkdtempSync(join(tmpdir(), 'mew-launch-kick-'));
     const raw = config(script(JOINER), { auto_start: false });
@@ -143,7 +149,7 @@ describe('bridged MCP servers the server starts', () => {
     const gw = await startGatewayWith({ configs: [raw], dataDir });
     const launcher = new SpaceLauncher({ gatewayUrl: gw.wsUrl(), port: gw.port, dataDir });
     try {
-      for (const p of participantsToLaunch(gw)) launcher.start(p.space, p.participantId, p.spec, p.token);
+      for (const p of participantsToLaunch(gw)) launcher.add(p.space, p.participantId, p.spec, p.token);
       const human = await joinAs(gw, tokenOf('human'), 'space=launch');
       await human.next((f) => f.kind === 'participant/status' && f.from === 'files' && f.payload.mcp_server?.state === 'ready', 20_000);
       human.send({ id: 'read', kind: 'mcp/request', to: ['files'], payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_text_file', arguments: { path: 'hello.txt' } } } });
@@ -157,7 +163,57 @@ describe('bridged MCP servers the server starts', () => {
 
   it('refuses an entry with both a command and a bridge', () => {
     const raw = config('/tmp', { bridge: { command: 'mcp-server' } });
-    expect(() => parseSpaceConfig(raw, 'space.yaml')).toThrow(/participants\.coder\.bridge: give a command or a bridge, not both/);
+    expect(() => parseSpaceConfig(raw, 'space.yaml')).toThrow(/participants\.coder\.command: give one of command, bridge and agent/);
+  });
+});
+
+describe('agents the server starts', () => {
+  const agentConfig = (agent: Record<string, unknown>) => ({
+    space: { id: 'launch' },
+    participants: {
+      human: { tokens: [tokenOf('human')], capabilities: [{ kind: '*' }] },
+      assistant: { capabilities: [{ kind: ['chat', 'chat/acknowledge', 'reasoning/*', 'participant/status', 'participant/compact-done'] }], agent },
+    },
+  });
+
+  async function serve(agent: Record<string, unknown>) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mew-launch-agent-'));
+    const gw = await startGatewayWith({ configs: [agentConfig(agent)], dataDir });
+    const launcher = new SpaceLauncher({ gatewayUrl: gw.wsUrl(), port: gw.port, dataDir });
+    for (const p of participantsToLaunch(gw)) launcher.add(p.space, p.participantId, p.spec, p.token);
+    return { gw, launcher };
+  }
+
+  it('runs an `agent:` entry as a MEWAgent against its endpoint: it answers a chat addressed to it', async () => {
+    const model = await ScriptedOpenAiServer.start();
+    model.reply({ content: 'Hello from the model.' });
+    const { gw, launcher } = await serve({ model: 'scripted-model', base_url: model.baseUrl, stream: false });
+    try {
+      const human = await joinAs(gw, tokenOf('human'), 'space=launch');
+      await human.next((f) => f.kind === 'system/presence' && f.payload.participant?.id === 'assistant' && f.payload.event === 'join', 20_000);
+      human.send({ kind: 'chat', to: ['assistant'], payload: { text: 'say hello' } });
+      const answer = await human.next((f) => f.kind === 'chat' && f.from === 'assistant', 20_000);
+      expect(answer.payload.text).toBe('Hello from the model.');
+      expect((await model.request(0)).body.model).toBe('scripted-model');
+    } finally {
+      await launcher.stopAll();
+      await gw.close();
+      await model.close();
+    }
+  });
+
+  it('does not start an agent with neither endpoint nor key, and says why in its log; started by hand it fails for good', async () => {
+    const { gw, launcher } = await serve({ model: 'gpt-4o-mini', api_key_env: 'MEW_TEST_SURELY_UNSET_KEY' });
+    try {
+      expect(launcher.status('launch', 'assistant')).toMatchObject({ state: 'stopped', tail: ['not configured: set MEW_TEST_SURELY_UNSET_KEY or agent.base_url: not started'] });
+      launcher.start('launch', 'assistant');
+      await expect.poll(() => launcher.status('launch', 'assistant')!.state, { timeout: 20_000 }).toBe('crashed');
+      expect(launcher.status('launch', 'assistant')).toMatchObject({ restarts: 0, lastExit: { code: 78 } });
+      expect(launcher.status('launch', 'assistant')!.tail.join('\n')).toContain('agent: not configured: set MEW_TEST_SURELY_UNSET_KEY or agent.base_url');
+    } finally {
+      await launcher.stopAll();
+      await gw.close();
+    }
   });
 });
 

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import type { GatewayServer } from '../gateway/gateway-server';
+import type { ProcessControl, ProcessView } from '../gateway/process-control';
 import { expand, type ServerVariable } from './env-template';
 import type { LaunchSpec } from './launch-spec';
 import { ProcessLog } from './process-log';
-import { SupervisedProcess, type Backoff, type ProcessStatus } from './supervised-process';
+import { SupervisedProcess, type Backoff } from './supervised-process';
 
 /** Where the server is, for the `${GATEWAY}` and `${PORT}` a launched participant is given. */
 export interface LauncherOptions {
@@ -19,38 +20,89 @@ export interface LauncherOptions {
   onChange?(space: string, participantId: string, status: LaunchedStatus): void;
 }
 
-/** A launched participant as an operator sees it. */
-export interface LaunchedStatus extends ProcessStatus {
-  logFile: string;
-  /** Its newest output lines (tokens redacted), e.g. why it crashed. */
-  tail: readonly string[];
-}
+/** A launched participant as an operator sees it (`stopped`, with no pid, before its first start). */
+export type LaunchedStatus = ProcessView;
 
-interface Launched {
-  process: SupervisedProcess;
+interface Registered {
+  spec: LaunchSpec;
+  token: string;
   log: ProcessLog;
+  /** Created at the first start. */
+  process?: SupervisedProcess;
 }
 
 /**
  * Starts and supervises the participants a space config says how to run (`command`, `args`, `env`, `cwd`,
  * `restart`): each joins with the token the server gives it in `${TOKEN}`, its output goes to its own log, and it
- * is restarted by its policy. One launcher serves every space of the server.
+ * is restarted by its policy. One launcher serves every space of the server, and answers the gateway's process
+ * endpoints (start, stop, restart by an operator).
  *
  * @example
  * const launcher = new SpaceLauncher({ gatewayUrl: 'ws://127.0.0.1:3000/ws', port: 3000, dataDir: 'data' });
- * launcher.start('team', 'coder', config.launch, token);
+ * launcher.add('team', 'coder', config.launch, token); // started now when auto_start
  * await launcher.stopAll();
  */
-export class SpaceLauncher {
-  private readonly launched = new Map<string, Launched>();
+export class SpaceLauncher implements ProcessControl {
+  private readonly registered = new Map<string, Map<string, Registered>>();
 
   constructor(private readonly options: LauncherOptions) {}
 
-  /** Starts a participant's process (again, if it was started before and has ended). */
-  start(space: string, participantId: string, spec: LaunchSpec, token: string): void {
-    const key = keyOf(space, participantId);
-    const existing = this.launched.get(key);
-    if (existing) return existing.process.start();
+  /** Knows a participant from now on, and starts it when its spec says `autoStart` (and it is configured). */
+  add(space: string, participantId: string, spec: LaunchSpec, token: string): void {
+    const log = new ProcessLog(join(this.options.dataDir, space, 'logs', `${participantId}.log`), [token]);
+    let participants = this.registered.get(space);
+    if (!participants) this.registered.set(space, (participants = new Map()));
+    participants.set(participantId, { spec, token, log });
+    // One that can only fail is not started; its log (and so its card) says why.
+    if (spec.notConfigured) log.write(`${spec.notConfigured}: not started`);
+    else if (spec.autoStart) this.start(space, participantId);
+  }
+
+  /** Starts a known participant's process (again, if it has ended or was stopped); false if unknown. */
+  start(space: string, participantId: string): boolean {
+    const entry = this.registered.get(space)?.get(participantId);
+    if (!entry) return false;
+    if (entry.process) entry.process.start();
+    else entry.process = this.spawn(space, participantId, entry);
+    return true;
+  }
+
+  /** Stops one participant's process and keeps it down until started again; false if unknown. */
+  async stop(space: string, participantId: string): Promise<boolean> {
+    const entry = this.registered.get(space)?.get(participantId);
+    if (!entry) return false;
+    await entry.process?.stop();
+    return true;
+  }
+
+  /** Stops and starts it again (a fresh process, backoff reset). */
+  async restart(space: string, participantId: string): Promise<boolean> {
+    return (await this.stop(space, participantId)) && this.start(space, participantId);
+  }
+
+  status(space: string, participantId: string): LaunchedStatus | undefined {
+    const entry = this.registered.get(space)?.get(participantId);
+    if (!entry) return undefined;
+    const process = entry.process?.status ?? { state: 'stopped' as const, restarts: 0 };
+    return { ...process, logFile: entry.log.file, tail: entry.log.tail.toArray() };
+  }
+
+  list(space: string): { participantId: string; process: LaunchedStatus }[] {
+    return [...(this.registered.get(space)?.keys() ?? [])].map((participantId) => ({ participantId, process: this.status(space, participantId)! }));
+  }
+
+  /** Stops every process, and resolves once they have exited and their logs are written. */
+  async stopAll(): Promise<void> {
+    const entries = [...this.registered.values()].flatMap((participants) => [...participants.values()]);
+    await Promise.all(
+      entries.map(async ({ process, log }) => {
+        await process?.stop();
+        log.flush();
+      }),
+    );
+  }
+
+  private spawn(space: string, participantId: string, { spec, token, log }: Registered): SupervisedProcess {
     const env = this.options.env ?? process.env;
     const server: Record<ServerVariable, string> = {
       TOKEN: token,
@@ -60,50 +112,23 @@ export class SpaceLauncher {
       PARTICIPANT_ID: participantId,
     };
     const fill = (template: string) => expand(template, server, env);
-    const log = new ProcessLog(join(this.options.dataDir, space, 'logs', `${participantId}.log`), [token]);
-    const launched: Launched = {
-      log,
-      process: new SupervisedProcess({
-        name: participantId,
-        command: fill(spec.command),
-        args: spec.args.map(fill),
-        cwd: spec.cwd,
-        env: { ...env, ...Object.fromEntries(Object.entries(spec.env).map(([name, value]) => [name, fill(value)])) },
-        restart: spec.restart,
-        backoff: this.options.backoff,
-        output: (line) => log.write(line),
-        onChange: () => queueMicrotask(() => this.options.onChange?.(space, participantId, this.status(space, participantId)!)),
-      }),
-    };
-    this.launched.set(key, launched);
-  }
-
-  status(space: string, participantId: string): LaunchedStatus | undefined {
-    const launched = this.launched.get(keyOf(space, participantId));
-    return launched && { ...launched.process.status, logFile: launched.log.file, tail: launched.log.tail.toArray() };
-  }
-
-  /** Stops one participant's process and keeps it down until started again. */
-  async stop(space: string, participantId: string): Promise<void> {
-    await this.launched.get(keyOf(space, participantId))?.process.stop();
-  }
-
-  /** Stops every process, and resolves once they have exited and their logs are written. */
-  async stopAll(): Promise<void> {
-    await Promise.all(
-      [...this.launched.values()].map(async ({ process, log }) => {
-        await process.stop();
-        log.flush();
-      }),
-    );
+    return new SupervisedProcess({
+      name: participantId,
+      command: fill(spec.command),
+      args: spec.args.map(fill),
+      cwd: spec.cwd,
+      env: { ...env, ...Object.fromEntries(Object.entries(spec.env).map(([name, value]) => [name, fill(value)])) },
+      restart: spec.restart,
+      backoff: this.options.backoff,
+      finalExitCodes: spec.finalExitCodes,
+      restartNowExitCode: spec.restartNowExitCode,
+      output: (line) => log.write(line),
+      onChange: () => queueMicrotask(() => this.options.onChange?.(space, participantId, this.status(space, participantId)!)),
+    });
   }
 }
 
-function keyOf(space: string, participantId: string): string {
-  return `${space}\u0000${participantId}`;
-}
-
-/** The launch spec and token of each participant a server should start now (auto-start, not kicked, with a token). */
+/** The launch spec and token of each participant a server may start (not kicked, with a token); `autoStart` says whether now. */
 export function participantsToLaunch(server: GatewayServer): { space: string; participantId: string; spec: LaunchSpec; token: string }[] {
   return server.configs.flatMap((config) => {
     const space = server.gateway.spaces.get(config.id);
@@ -111,7 +136,7 @@ export function participantsToLaunch(server: GatewayServer): { space: string; pa
     return config.participants.flatMap((pc) => {
       const token = pc.tokens?.[0] ?? space.services.records.mintedTokens()[pc.id];
       const kicked = space.state.kicked.includes(pc.id);
-      return pc.launch?.autoStart && token && !kicked ? [{ space: config.id, participantId: pc.id, spec: pc.launch, token }] : [];
+      return pc.launch && token && !kicked ? [{ space: config.id, participantId: pc.id, spec: pc.launch, token }] : [];
     });
   });
 }

@@ -25,6 +25,9 @@ import { GATEWAY_ID } from '../gateway-options';
  * | `PROPOSAL_FULFILLED`   | –  (²)   | an `mcp/request` whose `correlation_id` names an `mcp/proposal` | fulfiller | proposer    | `{ proposal_id, method, tool? }`            |
  * | `PROPOSAL_REJECTED`    | –  (²)   | `mcp/reject` of a proposal                         | rejecter           | proposer         | `{ proposal_id, reason? }`                  |
  * | `CAPABILITIES_CHANGED` | –        | the admin API replaces a participant's capabilities | `admin`           | participant      | `{ before, after }`                         |
+ * | `PROCESS_STARTED`      | –        | an operator starts a launched participant's process | operator / `admin` | participant      | `{}`                                        |
+ * | `PROCESS_STOPPED`      | –        | an operator stops one                              | operator / `admin` | participant      | `{}`                                        |
+ * | `PROCESS_RESTARTED`    | –        | an operator restarts one                           | operator / `admin` | participant      | `{}`                                        |
  * | `AUDIT_EVENTS_DROPPED` | –        | the audit queue overflowed (written by the log itself) | gateway        | –                | `{ count, reason }`                         |
  *
  * (¹) `ACCESS_DENIED` is MGP's error name for the same situation (§14.3, code 1001). `TOOL_BLOCKED` is kept for
@@ -53,6 +56,9 @@ export const AUDIT_EVENT_TYPES = {
   PROPOSAL_FULFILLED: { mgp: false, description: 'A proposal was approved: an `mcp/request` fulfilled it.' },
   PROPOSAL_REJECTED: { mgp: false, description: 'A proposal was rejected (`mcp/reject`).' },
   CAPABILITIES_CHANGED: { mgp: false, description: 'The admin API changed a participant\u2019s capabilities.' },
+  PROCESS_STARTED: { mgp: false, description: 'An operator started a launched participant\u2019s process.' },
+  PROCESS_STOPPED: { mgp: false, description: 'An operator stopped a launched participant\u2019s process.' },
+  PROCESS_RESTARTED: { mgp: false, description: 'An operator restarted a launched participant\u2019s process.' },
   AUDIT_EVENTS_DROPPED: { mgp: false, description: 'Audit events were lost because the audit queue overflowed.' },
 } as const satisfies Record<string, { mgp: boolean; description: string }>;
 

@@ -48,9 +48,10 @@ export class ScriptedOpenAiServer {
   private port = 0;
 
   /** Starts a server on an ephemeral port. */
-  static async start(): Promise<ScriptedOpenAiServer> {
+  /** Listens on `port` (0: any free one; the end-to-end journeys give the one the server's config names). */
+  static async start(port = 0): Promise<ScriptedOpenAiServer> {
     const scripted = new ScriptedOpenAiServer();
-    await new Promise<void>((resolve) => scripted.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => scripted.server.listen(port, '127.0.0.1', resolve));
     scripted.port = (scripted.server.address() as AddressInfo).port;
     return scripted;
   }

@@ -1,0 +1,68 @@
+/**
+ * Runs one MEWAgent as its own process:
+ *
+ *   npm run agent -- --gateway ws://127.0.0.1:3000/ws --space demo --token T --model gpt-4o-mini [--base-url U]
+ *
+ * The server starts a config's `agent:` entry the same way, with the connection in MEW_GATEWAY, MEW_SPACE and
+ * MEW_TOKEN and its settings in MEW_AGENT_SETTINGS. The API key comes from OPENAI_API_KEY (or the variable the
+ * settings name); a keyless local endpoint needs only a base URL. Exit codes: RUNNER_EXIT_CODES.
+ */
+import { parseArgs } from 'node:util';
+import { AgentConfigurationError, MEWAgent, type AgentSettingsInput } from '../sdk/agent';
+import { ConnectionClosedError } from '../sdk/sdk-errors';
+import { AGENT_SETTINGS_ENV, DEFAULT_API_KEY_ENV } from './agent-process';
+import { RUNNER_EXIT_CODES } from './runner-exit-codes';
+
+const USAGE = 'usage: npm run agent -- --gateway ws://HOST/ws --space SPACE --token TOKEN --model MODEL [--base-url URL]';
+
+function fail(code: number, message: string): never {
+  console.error(message);
+  process.exit(code);
+}
+
+const { values } = parseArgs({
+  options: { gateway: { type: 'string' }, space: { type: 'string' }, token: { type: 'string' }, model: { type: 'string' }, 'base-url': { type: 'string' } },
+});
+let fromServer: Partial<AgentSettingsInput> & { apiKeyEnv?: string } = {};
+try {
+  fromServer = JSON.parse(process.env[AGENT_SETTINGS_ENV] ?? '{}');
+} catch {
+  fail(RUNNER_EXIT_CODES.usage, `${AGENT_SETTINGS_ENV} is not JSON`);
+}
+const { apiKeyEnv = DEFAULT_API_KEY_ENV, ...settings } = fromServer;
+const gateway = values.gateway ?? process.env.MEW_GATEWAY;
+const space = values.space ?? process.env.MEW_SPACE;
+const token = values.token ?? process.env.MEW_TOKEN;
+const model = values.model ?? settings.model;
+const baseUrl = values['base-url'] ?? settings.baseUrl;
+if (!gateway || !space || !token || !model) fail(RUNNER_EXIT_CODES.usage, USAGE);
+delete process.env.MEW_TOKEN; // nothing this process spawns or dumps needs it
+
+let agent: MEWAgent;
+try {
+  agent = new MEWAgent({ ...settings, gateway, space, token, model, baseUrl, apiKey: process.env[apiKeyEnv] || undefined });
+} catch (error) {
+  if (!(error instanceof AgentConfigurationError)) throw error;
+  fail(RUNNER_EXIT_CODES.notConfigured, `agent: ${error.message.replace('OPENAI_API_KEY', apiKeyEnv)}`);
+}
+
+agent.client.on('status', ({ status }) => console.log(`[agent] ${status}`));
+agent.on('error', (error) => console.error('[agent] error:', error.message));
+agent.onTurn(({ chats, outcome, answer, error }) => {
+  const asked = chats.map((chat) => `${chat.from}: ${chat.text}`).join(' | ');
+  console.log(`[agent] ${outcome} (${asked}) → ${answer}${error ? ` [${error.message}]` : ''}`);
+});
+
+const stop = () => {
+  agent.disconnect();
+  process.exit(0);
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+// Under a supervisor an IPC channel ties this process to it: when the supervisor goes, so does the agent.
+if (process.send) process.once('disconnect', stop);
+
+await agent.connect().catch((error: unknown) => {
+  if (error instanceof ConnectionClosedError) fail(RUNNER_EXIT_CODES.refused, `the gateway refused the agent: ${error.message}`);
+  throw error;
+});
+console.log(`[agent] ${agent.id} joined ${space}; model ${model} at ${baseUrl ?? 'api.openai.com'}`);
