@@ -41,7 +41,7 @@ import type {
   ReasoningOptions,
 } from './participant-namespaces';
 import { ReplyWaiter, type AwaitOptions } from './reply-waiter';
-import { CapabilityDeniedError, ConnectionClosedError, GatewayRefusalError, MewSdkError } from './sdk-errors';
+import { CapabilityDeniedError, ConnectionClosedError, GatewayRefusalError, MewSdkError, RequestCancelledError } from './sdk-errors';
 import type { StreamInfo } from './model/streams-slice';
 import { ToolDiscovery, type DiscoveredTool, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
 
@@ -353,13 +353,14 @@ export class MEWParticipant {
    * when my capabilities allow it, else an `mcp/proposal` for someone to fulfil, and then follows the chain
    * (fulfilment → its response). Rejects with `McpError` (JSON-RPC error), `ProposalRejectedError` (first
    * `mcp/reject`), `GatewayRefusalError` (the gateway refused it), `RequestTimeoutError` (after sending
-   * `mcp/withdraw` for a proposal) or `CapabilityDeniedError` (neither form allowed).
+   * `mcp/withdraw` for a proposal), `RequestCancelledError` (`signal` fired; a proposal is withdrawn, so nobody approves
+   * what its proposer no longer wants) or `CapabilityDeniedError` (neither form allowed).
    *
    * @example
    * const result = await participant.mcpRequest('calc', { method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } }, 30_000);
    */
-  mcpRequest(target: string | string[], call: McpCall, timeoutMs = this.requestTimeoutMs): Promise<unknown> {
-    return this.request(target, call, timeoutMs, true);
+  mcpRequest(target: string | string[], call: McpCall, timeoutMs = this.requestTimeoutMs, options: { signal?: AbortSignal } = {}): Promise<unknown> {
+    return this.request(target, call, timeoutMs, true, options.signal);
   }
 
   // ── Inbound ──────────────────────────────────────────────────────────────────────────────────────────
@@ -555,13 +556,14 @@ export class MEWParticipant {
   }
 
   /** `mcpRequest`, with the proposal fallback only when `allowProposal` (discovery must not spam approvers). */
-  private async request(target: string | string[], call: McpCall, timeoutMs: number, allowProposal: boolean): Promise<unknown> {
+  private async request(target: string | string[], call: McpCall, timeoutMs: number, allowProposal: boolean, signal?: AbortSignal): Promise<unknown> {
     const to = toArray(target);
     const body = this.jsonRpc(call);
-    if (this.canSend('mcp/request', body)) return this.sendTracked('mcp/request', to, body, timeoutMs).result;
+    signal?.throwIfAborted();
+    if (this.canSend('mcp/request', body)) return this.sendTracked('mcp/request', to, body, timeoutMs, undefined, signal).result;
     // Proposals carry the MCP call without JSON-RPC framing: the fulfiller makes the actual request.
     const { jsonrpc: _jsonrpc, id: _id, ...proposal } = body;
-    if (allowProposal && this.canSend('mcp/proposal', proposal)) return this.sendTracked('mcp/proposal', to, proposal, timeoutMs).result;
+    if (allowProposal && this.canSend('mcp/proposal', proposal)) return this.sendTracked('mcp/proposal', to, proposal, timeoutMs, undefined, signal).result;
     throw new CapabilityDeniedError(allowProposal ? 'mcp/request or mcp/proposal' : 'mcp/request');
   }
 
@@ -572,18 +574,30 @@ export class MEWParticipant {
     payload: McpRequestPayload,
     timeoutMs: number,
     correlationId?: string[],
+    signal?: AbortSignal,
   ): { envelope: SentEnvelope; result: Promise<unknown> } {
     const { envelope, reply } = this.sendAndAwait({ kind, to, ...(correlationId && { correlation_id: correlationId }), payload }, { replyKinds: [], timeoutMs });
-    const withdraw = () => this.sendQuietly({ kind: 'mcp/withdraw', correlation_id: [envelope.id], payload: { reason: 'timeout' } });
+    const withdraw = (reason: string) => this.sendQuietly({ kind: 'mcp/withdraw', correlation_id: [envelope.id], payload: { reason } });
     const result = this.requests.track(envelope.id, {
       mode: kind === 'mcp/proposal' ? 'proposal' : 'request',
       targets: to,
       timeoutMs,
-      ...(kind === 'mcp/proposal' && { onTimeout: withdraw }),
+      ...(kind === 'mcp/proposal' && { onTimeout: () => withdraw('timeout') }),
     });
     reply.catch((error: unknown) => {
       if (error instanceof GatewayRefusalError) this.requests.fail(envelope.id, error);
     });
+    if (signal) {
+      const onAbort = () => {
+        const state = this.model.proposal(envelope.id)?.state;
+        // Not yet echoed (undefined) counts as pending: an approver may already be looking at it.
+        if (kind === 'mcp/proposal' && (state === undefined || state === 'pending')) withdraw('cancelled');
+        const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
+        this.requests.fail(envelope.id, new RequestCancelledError(`${kind} ${envelope.id}`, why));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      void result.catch(() => undefined).finally(() => signal.removeEventListener('abort', onAbort));
+    }
     return { envelope, result };
   }
 

@@ -34,6 +34,11 @@ export interface ReasoningHandle {
   readonly ended: boolean;
   /** Sends a `reasoning/thought` (and mirrors it into the stream, if any). False once ended. */
   thought(text: string): boolean;
+  /**
+   * Writes a piece of text (e.g. a model's token delta) into the mirror stream only, as plain text, so watchers see
+   * an answer form as it is generated. No envelope. False once ended or without a mirror.
+   */
+  delta(text: string): boolean;
   /** Sends `reasoning/conclusion` and ends the sequence. False if it had already ended. */
   conclude(text: string): boolean;
   /** Sends `reasoning/cancel` and ends the sequence. False if it had already ended. */
@@ -83,6 +88,13 @@ export class ReasoningSession implements ReasoningHandle {
     const frame = JSON.stringify({ message: text });
     if (this.mirror) this.mirror.write(frame);
     else this.unmirrored?.push(frame);
+    return true;
+  }
+
+  delta(text: string): boolean {
+    if (this._ended || (!this.mirror && !this.unmirrored) || text === '') return false;
+    if (this.mirror) this.mirror.write(text);
+    else this.unmirrored!.push(text);
     return true;
   }
 

@@ -95,6 +95,16 @@ export class ProposalRejectedError extends MewSdkError {
   }
 }
 
+/** The caller gave up (its `AbortSignal` fired). For a proposal, the SDK has already sent `mcp/withdraw`. */
+export class RequestCancelledError extends MewSdkError {
+  constructor(
+    readonly what: string,
+    readonly reason: string,
+  ) {
+    super(`${what} cancelled: ${reason}`);
+  }
+}
+
 /** No answer in time. For a proposal, the SDK has already sent `mcp/withdraw`. */
 export class RequestTimeoutError extends MewSdkError {
   constructor(

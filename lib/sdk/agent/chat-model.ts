@@ -23,6 +23,8 @@ export interface CompleteOptions {
   tools?: ChatCompletionFunctionTool[];
   /** Aborts the HTTP request (a `reasoning/cancel`). */
   signal?: AbortSignal;
+  /** Each piece of the answer's text as it streams in (streaming only). */
+  onContent?: (piece: string) => void;
 }
 
 /**
@@ -49,7 +51,7 @@ export class ChatModel {
     const body = { model: this.settings.model, messages, ...(options.tools?.length && { tools: options.tools }) };
     const request = { signal: options.signal };
     const answer = this.settings.stream
-      ? await this.streamed(body, request)
+      ? await this.streamed(body, request, options.onContent)
       : fromMessage(await this.client.chat.completions.create({ ...body, stream: false }, request));
     return { ...answer, latencyMs: Date.now() - started };
   }
@@ -58,6 +60,7 @@ export class ChatModel {
   private async streamed(
     body: Omit<OpenAI.Chat.ChatCompletionCreateParamsStreaming, 'stream'>,
     request: { signal?: AbortSignal },
+    onContent?: (piece: string) => void,
   ): Promise<Omit<Completion, 'latencyMs'>> {
     const stream = await this.client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, request);
     let content = '';
@@ -66,7 +69,10 @@ export class ChatModel {
     for await (const chunk of stream) {
       if (chunk.usage) usage = usageOf(chunk.usage);
       const delta = chunk.choices[0]?.delta;
-      content += delta?.content ?? '';
+      if (delta?.content) {
+        content += delta.content;
+        onContent?.(delta.content);
+      }
       for (const part of delta?.tool_calls ?? []) {
         const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
         call.id ||= part.id ?? '';

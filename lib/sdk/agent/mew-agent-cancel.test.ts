@@ -36,10 +36,11 @@ describe('MEWAgent cancellation', () => {
     ]);
   });
 
-  it('stops waiting for a tool call when cancelled while its proposal is pending', async () => {
+  it('stops waiting for a tool call when cancelled while its proposal is pending, and withdraws the proposal', async () => {
     const agent = await fx.startAgent();
     const turn = new Promise<AgentTurn>((resolve) => agent.onTurn(resolve));
     const proposed = nextEvent(fx.human, 'proposal', (p) => p.state === 'pending');
+    const withdrawn = nextEvent(fx.human, 'proposal', (p) => p.state === 'withdrawn');
     const started = nextEvent(fx.human.client, 'reasoning/start', (e) => e.from === 'agent');
     fx.model.reply({ toolCalls: [{ name: 'files__write_file', arguments: { path: 'c.txt', text: 'c' } }] });
     fx.ask('Write c.txt');
@@ -47,5 +48,7 @@ describe('MEWAgent cancellation', () => {
     fx.human.send({ kind: 'reasoning/cancel', context: (await started).id, payload: {} });
     expect((await turn).outcome).toBe('cancelled');
     expect(fx.model.requests).toHaveLength(1);
+    // Nobody can approve what the agent no longer wants.
+    expect((await withdrawn).id).toBe((await proposed).id);
   });
 });

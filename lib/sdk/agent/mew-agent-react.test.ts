@@ -53,7 +53,7 @@ describe('MEWAgent ReAct loop', () => {
     });
   });
 
-  it('mirrors its thoughts into a stream linked to the reasoning, closed when it concludes', async () => {
+  it('mirrors the model’s tokens as they stream and its thoughts into a stream linked to the reasoning, closed when it concludes', async () => {
     await fx.startAgent();
     const frames = recordEvents(fx.human.client, 'stream/data');
     const opened = nextEvent(fx.human, 'streams', (list) => list.some((s) => s.owner === 'agent'));
@@ -63,7 +63,14 @@ describe('MEWAgent ReAct loop', () => {
     const stream = (await opened).find((s) => s.owner === 'agent')!;
     expect(stream.description).toBe(`reasoning ${(await started).id}`);
     await answer;
-    expect(frames.filter((f) => f.streamId === stream.id).map((f) => f.data)).toEqual([JSON.stringify({ message: 'Checking the notes.' })]);
+    // The scripted server streams each text in two pieces: token deltas as plain text, each thought as one JSON frame.
+    expect(frames.filter((f) => f.streamId === stream.id).map((f) => f.data)).toEqual([
+      'Checking ',
+      'the notes.',
+      JSON.stringify({ message: 'Checking the notes.' }),
+      'Buy ',
+      'milk.',
+    ]);
     await expect.poll(() => fx.human.streams.active()).toEqual([]);
   });
 

@@ -219,7 +219,7 @@ export class MEWAgent extends MEWParticipant {
     if (this.discovery.inProgress()) await this.discovery.waitForPending(DISCOVERY_WAIT_MS);
     for (let step = 1; step <= this.settings.maxIterations; step++) {
       const tools = this.spaceTools.tools();
-      const reply = await this.callModel(this.systemPrompt(tools), turn, tools, signal);
+      const reply = await this.callModel(this.systemPrompt(tools), turn, tools, signal, reasoning);
       if (reply.toolCalls.length === 0) return { answer: reply.content.trim() || EMPTY_ANSWER_TEXT, steps: step };
       reasoning?.thought(reply.content.trim() || `Calling ${reply.toolCalls.map((call) => call.name).join(', ')}`);
       turn.push({
@@ -229,17 +229,25 @@ export class MEWAgent extends MEWParticipant {
       });
       // One call at a time: each may wait for a human's approval, and later calls may depend on earlier results.
       for (const call of reply.toolCalls) {
-        turn.push({ role: 'tool', tool_call_id: call.id, content: await abortable(this.spaceTools.call(call), signal) });
+        turn.push({ role: 'tool', tool_call_id: call.id, content: await abortable(this.spaceTools.call(call, signal), signal) });
       }
     }
     const respond = renderPrompt(this.settings.prompts.respond ?? DEFAULT_PROMPTS.respond, { me: this.id ?? '', input });
-    const reply = await this.callModel(this.systemPrompt([]), [...turn, { role: 'system', content: respond }], [], signal);
+    const reply = await this.callModel(this.systemPrompt([]), [...turn, { role: 'system', content: respond }], [], signal, reasoning);
     return { answer: reply.content.trim() || EMPTY_ANSWER_TEXT, steps: this.settings.maxIterations + 1 };
   }
 
-  private async callModel(system: string, turn: ChatMessageParam[], tools: ChatCompletionFunctionTool[], signal: AbortSignal): Promise<Completion> {
+  /** One model call; its answer's tokens stream into the reasoning's mirror as they arrive, for watchers. */
+  private async callModel(
+    system: string,
+    turn: ChatMessageParam[],
+    tools: ChatCompletionFunctionTool[],
+    signal: AbortSignal,
+    reasoning?: ReasoningHandle,
+  ): Promise<Completion> {
     await this.ensureHeadroom(signal);
-    const reply = await this.chatModel.complete(this.conversation.build(system, turn), { tools, signal });
+    const onContent = reasoning && ((piece: string) => void reasoning.delta(piece));
+    const reply = await this.chatModel.complete(this.conversation.build(system, turn), { tools, signal, ...(onContent && { onContent }) });
     if (reply.usage) this.lastPromptTokens = reply.usage.promptTokens;
     this.telemetry.record({
       tokens: reply.usage ? reply.usage.promptTokens + reply.usage.completionTokens : this.conversation.estimateTokens(system, turn),

@@ -39,8 +39,11 @@ export class SpaceToolBridge {
     }));
   }
 
-  /** Runs one call of the model; throws only what ends the turn (disconnected, paused). */
-  async call(call: ModelToolCall): Promise<string> {
+  /**
+   * Runs one call of the model; throws only what ends the turn (disconnected, paused, `signal`). A cancelled turn
+   * withdraws its pending proposal, so nobody approves what the agent no longer wants.
+   */
+  async call(call: ModelToolCall, signal?: AbortSignal): Promise<string> {
     const target = this.names.resolve(call.name);
     if (!target) return `There is no tool named ${call.name}; use one of the functions offered.`;
     let args: unknown;
@@ -51,10 +54,12 @@ export class SpaceToolBridge {
     }
     if (typeof args !== 'object' || args === null || Array.isArray(args)) return `The arguments of ${call.name} must be a JSON object.`;
     try {
-      const result = await this.participant.mcpRequest(target.participantId, {
-        method: 'tools/call',
-        params: { name: target.tool, arguments: args as Record<string, unknown> },
-      });
+      const result = await this.participant.mcpRequest(
+        target.participantId,
+        { method: 'tools/call', params: { name: target.tool, arguments: args as Record<string, unknown> } },
+        undefined,
+        { signal },
+      );
       return observationOf(result);
     } catch (error) {
       const explanation =
