@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { joinAs, tokenOf } from '../../gateway/testing';
-import { nextEvent } from '../testing';
+import { nextEvent, recordEvents } from '../testing';
 import { startAgentFixture, SPACE, type AgentFixture } from './testing/agent-fixture';
 
 describe('MEWAgent chat response strategy', () => {
@@ -64,5 +64,21 @@ describe('MEWAgent chat response strategy', () => {
     expect(answer).toMatchObject({ correlation_id: [question.id], payload: { text: 'Sure.' } });
     expect(fx.model.requests).toHaveLength(3);
     expect(fx.model.requests[1].body.messages.at(-1)).toEqual({ role: 'user', content: 'human: can anyone summarise the notes?' });
+  });
+
+  it('holds a turn that was paused mid-way and finishes it once resumed, sending nothing meanwhile', async () => {
+    const agent = await fx.startAgent();
+    fx.model.reply({ content: 'after the pause', delayMs: 300 });
+    const { answer } = fx.ask('take your time');
+    await fx.model.request(0);
+    fx.human.send({ kind: 'participant/pause', to: ['agent'], payload: { reason: 'hold on' } });
+    await nextEvent(agent, 'pause', (pause) => pause !== undefined);
+    const refusals = recordEvents(agent.client, 'system/error');
+    // Past the model's 300 ms: its answer is in, and the agent holds it instead of sending into the pause.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await Promise.race([answer.then(() => 'answered'), Promise.resolve('waiting')])).toBe('waiting');
+    expect(refusals).toEqual([]);
+    fx.human.send({ kind: 'participant/resume', to: ['agent'], payload: {} });
+    expect((await answer).payload.text).toBe('after the pause');
   });
 });

@@ -189,6 +189,7 @@ export class MEWAgent extends MEWParticipant {
       reasoning = this.beginReasoning(ids, askers);
       reasoning?.onCancel(() => abort.abort());
       const { answer, steps } = await this.react(turn, input, reasoning, abort.signal);
+      await this.untilActive(abort.signal);
       reasoning?.conclude(`Answered after ${steps} model call(s).`);
       this.chat.send(answer, askers, { correlationId: ids });
       this.conversation.commit([...turn, { role: 'assistant', content: answer }]);
@@ -229,6 +230,7 @@ export class MEWAgent extends MEWParticipant {
       });
       // One call at a time: each may wait for a human's approval, and later calls may depend on earlier results.
       for (const call of reply.toolCalls) {
+        await this.untilActive(signal);
         turn.push({ role: 'tool', tool_call_id: call.id, content: await abortable(this.spaceTools.call(call, signal), signal) });
       }
     }
@@ -248,6 +250,8 @@ export class MEWAgent extends MEWParticipant {
     await this.ensureHeadroom(signal);
     const onContent = reasoning && ((piece: string) => void reasoning.delta(piece));
     const reply = await this.chatModel.complete(this.conversation.build(system, turn), { tools, signal, ...(onContent && { onContent }) });
+    // Paused while the model answered: what comes next (thoughts, tool calls) waits for the resume.
+    await this.untilActive(signal);
     if (reply.usage) this.lastPromptTokens = reply.usage.promptTokens;
     this.telemetry.record({
       tokens: reply.usage ? reply.usage.promptTokens + reply.usage.completionTokens : this.conversation.estimateTokens(system, turn),
@@ -256,6 +260,27 @@ export class MEWAgent extends MEWParticipant {
       latencyMs: reply.latencyMs,
     });
     return reply;
+  }
+
+  /** Resolves at once unless I am paused; then once resumed (the gateway would refuse what I send meanwhile), or rejects on `signal`. */
+  private untilActive(signal: AbortSignal): Promise<void> {
+    if (!this.controls.pause) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        off();
+        signal.removeEventListener('abort', aborted);
+      };
+      const off = this.on('pause', (pause) => {
+        if (pause !== undefined) return;
+        done();
+        resolve();
+      });
+      const aborted = () => {
+        done();
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', aborted, { once: true });
+    });
   }
 
   private systemPrompt(tools: ChatCompletionFunctionTool[]): string {
