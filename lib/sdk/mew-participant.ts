@@ -639,7 +639,8 @@ export class MEWParticipant {
   private streamHandle(info: StreamInfo): MewStream {
     return {
       info,
-      write: (data) => this.client.sendStreamData(info.id, data),
+      // The gateway refuses a paused participant's frames: drop them here rather than earn a refusal for each.
+      write: (data) => this.ownPause.current === undefined && this.client.sendStreamData(info.id, data),
       close: (reason = 'complete') =>
         this.send({
           kind: 'stream/close',

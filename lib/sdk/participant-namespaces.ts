@@ -159,7 +159,7 @@ export interface ReasoningOptions {
 /** A stream I can write to and close (mine, or one that lists me as a writer). */
 export interface MewStream {
   readonly info: StreamInfo;
-  /** Sends one `#id#data` frame; false while disconnected. */
+  /** Sends one `#id#data` frame; false (and dropped) while disconnected or paused. */
   write(data: string | Uint8Array): boolean;
   /** Sends `stream/close`. */
   close(reason?: string): SentEnvelope;
