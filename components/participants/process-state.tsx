@@ -71,6 +71,8 @@ export function ProcessState({ participantId }: { participantId: string }) {
       .finally(() => setBusy(undefined));
   };
   const ended = (process.state === 'crashed' || process.state === 'exited') && process.lastExit;
+  // Why it is down, in its own last words (e.g. "not configured: set OPENAI_API_KEY or agent.base_url").
+  const lastLine = process.tail?.at(-1);
   const details = [
     process.pid !== undefined && up && `pid ${process.pid}`,
     process.restarts > 0 && `restarted ${process.restarts}×`,
@@ -92,6 +94,7 @@ export function ProcessState({ participantId }: { participantId: string }) {
           ))}
         </span>
       </div>
+      {!up && lastLine && <p className="break-words text-xs text-amber-200">{lastLine}</p>}
       {process.tail && process.tail.length > 0 && (
         <details open={process.state === 'crashed'} className="text-xs">
           <summary className="cursor-pointer text-slate-400">Last log lines</summary>

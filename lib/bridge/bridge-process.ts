@@ -16,12 +16,26 @@ const TSX_LOADER = import.meta.resolve('tsx');
  */
 export function bridgeProcess(
   bridge: { command: string; args?: readonly string[]; env?: Record<string, string> },
-  connection: { gateway: string; space: string; token: string } = { gateway: '${GATEWAY}', space: '${SPACE}', token: '${TOKEN}' },
+  options: BridgeProcessOptions = {},
 ): { command: string; args: string[]; env: Record<string, string>; finalExitCodes: ReadonlySet<number> } {
+  const { connection = { gateway: '${GATEWAY}', space: '${SPACE}', token: '${TOKEN}' }, initializeTimeoutMs, maxRestarts } = options;
+  const tuning = [
+    ...(initializeTimeoutMs !== undefined ? ['--init-timeout-ms', String(initializeTimeoutMs)] : []),
+    ...(maxRestarts !== undefined ? ['--max-restarts', String(maxRestarts)] : []),
+  ];
   return {
     command: process.execPath,
     finalExitCodes: RUNNER_FINAL_EXIT_CODES,
-    args: ['--import', TSX_LOADER, RUN_BRIDGE_PATH, '--', bridge.command, ...(bridge.args ?? [])],
+    args: ['--import', TSX_LOADER, RUN_BRIDGE_PATH, ...tuning, '--', bridge.command, ...(bridge.args ?? [])],
     env: { ...bridge.env, MEW_GATEWAY: connection.gateway, MEW_SPACE: connection.space, MEW_TOKEN: connection.token },
   };
+}
+
+export interface BridgeProcessOptions {
+  /** @default the launcher's `${GATEWAY}`, `${SPACE}`, `${TOKEN}` */
+  connection?: { gateway: string; space: string; token: string };
+  /** How long the MCP server has to answer `initialize`. @default INITIALIZE_TIMEOUT_MS */
+  initializeTimeoutMs?: number;
+  /** Restarts of the MCP server allowed within a minute before it is left down. @default 5 */
+  maxRestarts?: number;
 }

@@ -12,7 +12,8 @@ import { RUNNER_EXIT_CODES } from '../launcher/runner-exit-codes';
 import { ConnectionClosedError } from '../sdk/sdk-errors';
 import { McpBridge } from './mcp-bridge';
 
-const USAGE = 'usage: npm run bridge -- [--gateway ws://host:port/ws] [--space S] [--token T] -- COMMAND [ARGS...]';
+const USAGE =
+  'usage: npm run bridge -- [--gateway ws://host:port/ws] [--space S] [--token T] [--init-timeout-ms N] [--max-restarts N] -- COMMAND [ARGS...]';
 
 function fail(code: number, message: string): never {
   console.error(message);
@@ -20,7 +21,13 @@ function fail(code: number, message: string): never {
 }
 
 const { values, positionals } = parseArgs({
-  options: { gateway: { type: 'string' }, space: { type: 'string' }, token: { type: 'string' } },
+  options: {
+    gateway: { type: 'string' },
+    space: { type: 'string' },
+    token: { type: 'string' },
+    'init-timeout-ms': { type: 'string' },
+    'max-restarts': { type: 'string' },
+  },
   allowPositionals: true,
 });
 const gateway = values.gateway ?? process.env.MEW_GATEWAY;
@@ -30,7 +37,22 @@ const [command, ...args] = positionals;
 if (!gateway || !space || !token || !command) fail(RUNNER_EXIT_CODES.usage, USAGE);
 delete process.env.MEW_TOKEN; // the MCP server must not inherit the bridge's identity
 
-const bridge = new McpBridge({ gateway, space, token, server: { command, args } });
+const count = (name: 'init-timeout-ms' | 'max-restarts') => {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) fail(RUNNER_EXIT_CODES.usage, `--${name} must be a whole number, not ${value}`);
+  return Number(value);
+};
+const initializeTimeoutMs = count('init-timeout-ms');
+const maxRestarts = count('max-restarts');
+const bridge = new McpBridge({
+  gateway,
+  space,
+  token,
+  server: { command, args },
+  ...(initializeTimeoutMs !== undefined && { initializeTimeoutMs }),
+  ...(maxRestarts !== undefined && { backoff: { maxRestarts } }),
+});
 const stop = () => void bridge.stop().then(() => process.exit(0));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, stop);
 // Under a supervisor an IPC channel ties this process to it: when the supervisor goes, so does the bridge.

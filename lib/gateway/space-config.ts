@@ -27,8 +27,10 @@ const participantSchema = z.strictObject({
   type: z.string().optional(),
   ui_theme: z.unknown().optional(),
   default_to: z.unknown().optional(),
-}).refine((p) => [p.command, p.bridge, p.agent].filter((how) => how !== undefined).length <= 1, {
-  message: 'give one of command, bridge and agent',
+  output_log: z.string().optional(),
+  auto_connect: z.boolean().optional(),
+}).refine((p) => [p.command, p.bridge ?? p.mcp_server, p.agent].filter((how) => how !== undefined).length <= 1 && !(p.bridge && p.mcp_server), {
+  message: 'give one of command, bridge (or mcp_server) and agent',
   path: ['command'],
 });
 
@@ -133,7 +135,7 @@ export function parseSpaceConfig(
         : defaults,
       routing: p?.routing ?? 'broadcast',
       ...(p?.description !== undefined && { description: p.description }),
-      ...((p?.command !== undefined || p?.bridge !== undefined || p?.agent !== undefined) && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
+      ...((p?.command !== undefined || p?.bridge !== undefined || p?.mcp_server !== undefined || p?.agent !== undefined) && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
     };
   });
   if (cfg.dashboard && !participants.some((p) => p.id === cfg.dashboard!.sign_in_as)) {
@@ -162,6 +164,7 @@ function launchSpec(
   env: Readonly<Record<string, string | undefined>>,
   baseDir: string,
 ): LaunchSpec {
+  const [bridgeKey, bridge] = p.bridge ? (['bridge', p.bridge] as const) : p.mcp_server ? (['mcp_server', p.mcp_server] as const) : [];
   type Template = [(string | number)[], string];
   const commandTemplates = (at: string[], fields: { command: string; args?: string[]; env?: Record<string, string> }): Template[] => [
     [[...at, 'command'], fields.command],
@@ -170,8 +173,8 @@ function launchSpec(
   ];
   const templates: Template[] = p.agent
     ? [[['agent', 'model'], p.agent.model], ...(p.agent.base_url !== undefined ? [[['agent', 'base_url'], p.agent.base_url] as Template] : [])]
-    : p.bridge
-      ? commandTemplates(['bridge'], p.bridge)
+    : bridge
+      ? commandTemplates([bridgeKey!], bridge)
       : commandTemplates([], { command: p.command!, args: p.args, env: p.env });
   for (const [path, template] of templates) {
     const [missing] = missingVariables(template, env);
@@ -179,10 +182,18 @@ function launchSpec(
       throw new SpaceConfigError(source, ['participants', id, ...path], `environment variable ${missing} is not set (write \${${missing}:-default} to give it a default)`);
     }
   }
-  const process = p.bridge ? bridgeProcess(p.bridge) : p.agent ? agentProcess(expandAgent(p.agent, env), env) : { command: p.command!, args: p.args ?? [], env: p.env ?? {} };
+  const tuning = p.bridge_config;
+  const process = bridge
+    ? bridgeProcess(bridge, {
+        ...(tuning?.init_timeout !== undefined && { initializeTimeoutMs: tuning.init_timeout }),
+        ...((tuning?.reconnect === false || tuning?.max_reconnects !== undefined) && { maxRestarts: tuning.reconnect === false ? 0 : tuning.max_reconnects }),
+      })
+    : p.agent
+      ? agentProcess(expandAgent(p.agent, env), env)
+      : { command: p.command!, args: p.args ?? [], env: p.env ?? {} };
   return {
     ...process,
-    cwd: resolvePath(baseDir, p.bridge?.cwd ?? p.cwd ?? '.'),
+    cwd: resolvePath(baseDir, bridge?.cwd ?? p.cwd ?? '.'),
     autoStart: p.auto_start ?? true,
     restart: p.restart ?? 'on-failure',
   };

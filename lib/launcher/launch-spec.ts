@@ -4,6 +4,17 @@ import { z } from 'zod';
 export const RESTART_POLICIES = ['always', 'on-failure', 'never'] as const;
 export type RestartPolicyName = (typeof RESTART_POLICIES)[number];
 
+const bridgeServerSchema = z.strictObject({
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  /** For the MCP server. */
+  env: z.record(z.string(), z.string()).optional(),
+  /** The MCP server's directory, relative to the config file's folder. @default the participant's `cwd` */
+  cwd: z.string().optional(),
+});
+
+export type BridgeServer = z.infer<typeof bridgeServerSchema>;
+
 /** How to start a participant's process (the reference implementation's `space.yaml` fields). */
 export const launchFieldsSchema = {
   /** Any program; it joins with the token the server hands it (`${TOKEN}`). */
@@ -17,15 +28,12 @@ export const launchFieldsSchema = {
   /** @default 'on-failure' */
   restart: z.enum(RESTART_POLICIES).optional(),
   /** An MCP server (stdio) the server puts into the space through the MCP bridge, instead of a `command`. */
-  bridge: z
-    .strictObject({
-      command: z.string().min(1),
-      args: z.array(z.string()).optional(),
-      /** For the MCP server. */
-      env: z.record(z.string(), z.string()).optional(),
-      /** The MCP server's directory, relative to the config file's folder. @default the participant's `cwd` */
-      cwd: z.string().optional(),
-    })
+  bridge: bridgeServerSchema.optional(),
+  /** The reference implementation's spelling of `bridge` (with `type: mcp-bridge`). */
+  mcp_server: bridgeServerSchema.optional(),
+  /** The reference implementation's bridge tuning: `init_timeout` (ms), `reconnect`, `max_reconnects` (a minute). */
+  bridge_config: z
+    .looseObject({ init_timeout: z.number().int().positive().optional(), reconnect: z.boolean().optional(), max_reconnects: z.number().int().nonnegative().optional() })
     .optional(),
   /** A MEWAgent (SDK layer 3) the server runs against an OpenAI-compatible endpoint, instead of a `command`. */
   agent: z

@@ -163,7 +163,7 @@ describe('bridged MCP servers the server starts', () => {
 
   it('refuses an entry with both a command and a bridge', () => {
     const raw = config('/tmp', { bridge: { command: 'mcp-server' } });
-    expect(() => parseSpaceConfig(raw, 'space.yaml')).toThrow(/participants\.coder\.command: give one of command, bridge and agent/);
+    expect(() => parseSpaceConfig(raw, 'space.yaml')).toThrow(/participants\.coder\.command: give one of command, bridge \(or mcp_server\) and agent/);
   });
 });
 
@@ -218,6 +218,44 @@ describe('agents the server starts', () => {
 });
 
 describe('launch config', () => {
+  it('loads the reference implementation’s layouts: a launched agent with its env, and an MCP bridge as type mcp-bridge', () => {
+    // Shaped like the reference's note-taker template (after its CLI fills the {{…}} placeholders) and its MCP bridge scenario.
+    const reference = {
+      space: { id: 'notes', name: 'notes', description: 'Note-taking workspace' },
+      participants: {
+        human: { capabilities: [{ kind: '*' }] },
+        assistant: {
+          command: 'node',
+          args: ['./.mew/agents/assistant.cjs'],
+          auto_start: true,
+          env: { NODE_PATH: './.mew/node_modules', MEW_SPACE: 'notes', MEW_TOKEN: '${TOKEN}', OPENAI_API_KEY: '${OPENAI_API_KEY}', AGENT_MODEL: 'gpt-4o' },
+          capabilities: [{ kind: 'mcp/request' }, { kind: 'chat' }, { kind: 'chat/acknowledge' }, { kind: 'chat/cancel' }],
+        },
+        filesystem: {
+          type: 'mcp-bridge',
+          mcp_server: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', './test-files'] },
+          auto_start: true,
+          tokens: ['filesystem-token-0123456789'],
+          capabilities: [{ kind: 'mcp/response' }, { kind: 'chat' }],
+          bridge_config: { init_timeout: 30000, reconnect: true, max_reconnects: 3 },
+        },
+        client: {
+          tokens: ['client-token-0123456789'],
+          capabilities: [{ kind: 'mcp/request', payload: { method: 'tools/*' } }, { kind: 'mcp/response' }, { kind: 'system/*' }],
+          output_log: './logs/client-output.log',
+          auto_connect: true,
+        },
+      },
+    };
+    const parsed = parseSpaceConfig(reference, 'space.yaml', { env: { OPENAI_API_KEY: 'sk-test' }, baseDir: '/srv/notes' });
+    const launch = (id: string) => parsed.participants.find((p) => p.id === id)!.launch;
+    expect(launch('assistant')).toMatchObject({ command: 'node', cwd: '/srv/notes', autoStart: true, env: { OPENAI_API_KEY: '${OPENAI_API_KEY}' } });
+    expect(launch('filesystem')!.args.slice(-9)).toEqual(['--init-timeout-ms', '30000', '--max-restarts', '3', '--', 'npx', '-y', '@modelcontextprotocol/server-filesystem', './test-files']);
+    expect(launch('client')).toBeUndefined();
+    // The agent's ${OPENAI_API_KEY} must be fillable: without it the config says so.
+    expect(() => parseSpaceConfig(reference, 'space.yaml', { env: {} })).toThrow(/participants\.assistant\.env\.OPENAI_API_KEY: environment variable OPENAI_API_KEY is not set/);
+  });
+
   it('refuses a ${NAME} the server environment cannot fill, naming the participant, the field and the variable', () => {
     const raw = config('/tmp', { env: { KEY: '${MEW_TEST_SURELY_UNSET}' } });
     expect(() => parseSpaceConfig(raw, 'space.yaml', { env: {} })).toThrow(SpaceConfigError);
