@@ -2,8 +2,9 @@
  * `npm run bench`: drives the gateway alone (scripts/gateway.ts) with ../shared/tools/mew-load, and the same loads
  * against two bare relays (scripts/bare-relay.ts: naive, and batched = the gateway's write path without any
  * parsing or checks) in the same run, then prints deliveries/s, latency percentiles and server CPU µs per
- * delivery. gateway ÷ batched relay is what enforcement costs. Numbers, not assertions: tests never time anything.
- * Options: MEW_LOAD (path to mew-load.mjs), BENCH_SCALE (message-count multiplier, default 1).
+ * delivery. gateway ÷ batched relay is what enforcement costs. Then the MCP bridge's added latency per tools/call
+ * (scripts/bench-bridge.ts). Numbers, not assertions: tests never time anything.
+ * Options: MEW_LOAD (path to mew-load.mjs), BENCH_SCALE (message-count multiplier, default 1), BENCH_BRIDGE=off.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { benchBridge } from './bench-bridge';
 
 const root = process.cwd();
 const loadDir = resolve(process.env.MEW_LOAD ? resolve(process.env.MEW_LOAD, '..') : resolve(root, '../shared/tools/mew-load'));
@@ -136,3 +138,6 @@ async function main() {
 }
 
 await main();
+// The MCP bridge's added latency per tools/call (BENCH_BRIDGE=off skips it).
+if (process.env.BENCH_BRIDGE !== 'off') await benchBridge();
+process.exit(0);

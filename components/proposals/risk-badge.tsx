@@ -1,5 +1,6 @@
 'use client';
 
+import { DERIVED_FROM_ANNOTATIONS } from '@/lib/protocol';
 import type { ToolSecurity } from '@/lib/store';
 
 const LEVELS: Record<string, string> = {
@@ -12,7 +13,7 @@ const LEVELS: Record<string, string> = {
 export function RiskBadge({ risk }: { risk?: ToolSecurity }) {
   const level = risk?.risk_level;
   const tone = (level && LEVELS[level]) ?? 'border-slate-700 bg-slate-900 text-slate-400';
-  const source = risk?.source === 'mcp-hints' ? ' (from MCP annotations)' : '';
+  const source = risk?.source === 'mcp-hints' || risk?.derived_from === DERIVED_FROM_ANNOTATIONS ? ' (from MCP annotations)' : '';
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
       <span className={`rounded border px-1.5 py-px text-[11px] font-medium ${tone}`} title={level ? `MGP risk level${source}` : 'The tool declared no risk level'}>

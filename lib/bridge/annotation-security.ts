@@ -1,4 +1,4 @@
-import type { ToolSecurity } from '../protocol';
+import { DERIVED_FROM_ANNOTATIONS, type ToolSecurity } from '../protocol';
 
 /** MCP's tool annotations (2025-03-26 and later); every hint is optional and only a hint. */
 export interface ToolAnnotations {
@@ -15,11 +15,13 @@ export interface ToolAnnotations {
  * see that the tool reaches outside the server.
  *
  * @example
- * securityFromAnnotations({ readOnlyHint: false, destructiveHint: true }); // { risk_level: 'dangerous', confirmation_required: true }
+ * securityFromAnnotations({ readOnlyHint: false, destructiveHint: true });
+ * // { risk_level: 'dangerous', confirmation_required: true, derived_from: 'mcp-annotations' }
  */
 export function securityFromAnnotations(annotations: ToolAnnotations | undefined): ToolSecurity {
-  const openWorld = annotations?.openWorldHint === true ? { side_effects: ['network'] } : {};
-  if (annotations?.readOnlyHint === true) return { risk_level: 'safe', ...openWorld };
-  if (annotations?.destructiveHint === true) return { risk_level: 'dangerous', confirmation_required: true, ...openWorld };
-  return { risk_level: 'moderate', ...openWorld };
+  // Marked as derived, so approvers can tell the bridge's reading from a server's own MGP declaration.
+  const extra = { ...(annotations?.openWorldHint === true && { side_effects: ['network'] }), derived_from: DERIVED_FROM_ANNOTATIONS };
+  if (annotations?.readOnlyHint === true) return { risk_level: 'safe', ...extra };
+  if (annotations?.destructiveHint === true) return { risk_level: 'dangerous', confirmation_required: true, ...extra };
+  return { risk_level: 'moderate', ...extra };
 }

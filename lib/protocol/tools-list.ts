@@ -12,6 +12,12 @@ export const toolSecuritySchema = z.looseObject({
 
 export type ToolSecurity = z.infer<typeof toolSecuritySchema>;
 
+/**
+ * `security.derived_from` of MGP metadata that a bridge read off a tool's MCP annotations rather than the server
+ * declaring it: shown to approvers as such.
+ */
+export const DERIVED_FROM_ANNOTATIONS = 'mcp-annotations';
+
 /** Where a tool's security was read: MGP `security`, MGP fields inside `annotations`, or MCP's hints (`destructiveHint`…). */
 export type ToolSecuritySource = 'security' | 'annotations' | 'mcp-hints';
 
