@@ -30,15 +30,8 @@ export function ContextGauge({ participant }: { participant: string }) {
   const reported = telemetry?.latest.payload.messages_in_context;
   const messages = typeof reported === 'number' ? reported : undefined;
 
-  const status = telemetry?.latest.payload.status;
-  // What the participant says it is doing ("ready: 14 tools from …", "restarting in 2 s"), in its own words.
-  const said = typeof status === 'string' && status !== '' && (
-    <p className="break-words text-xs text-slate-300">
-      {status}
-    </p>
-  );
-  // A participant without a context window (a tool server) reports its state only.
-  if (!gauge) return said || <p className="text-xs text-slate-500">No context report yet</p>;
+  // A participant without a context window (a tool server) reports other things only: nothing to gauge.
+  if (!gauge) return telemetry ? null : <p className="text-xs text-slate-500">No context report yet</p>;
   const percent = Math.round(gauge.ratio * 100);
   const level = LEVEL[gauge.level];
   const text = `${full.format(gauge.tokens)} of ${full.format(gauge.maxTokens)} tokens, ${percent}% (${level.word})`;
@@ -66,7 +59,6 @@ export function ContextGauge({ participant }: { participant: string }) {
         {messages !== undefined && <span>{messages} msgs</span>}
         {stale && <span className="text-amber-300">stale</span>}
       </p>
-      {said}
     </div>
   );
 }

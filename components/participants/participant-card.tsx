@@ -11,6 +11,7 @@ import { ControlStatus } from './control-status';
 import { summarizeCapabilities } from './effective-capabilities';
 import { ParticipantControls } from './participant-controls';
 import { ProcessState } from './process-state';
+import { ReportedStatus } from './reported-status';
 import { usePatternRevocations } from './pattern-revocations';
 import { RelativeTime } from './relative-time';
 import { BUTTON } from './styles';
@@ -66,6 +67,7 @@ export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: s
       <Badges p={p} />
       <ProcessState participantId={id} />
       {p.online && <ContextGauge participant={id} />}
+      {p.online && <ReportedStatus participant={id} />}
       <CapabilitySummaryView summary={summary} />
       <ControlStatus control={p.lastControl} pending={pending} />
       {mayEdit && !me && <CapabilityEditor recipient={id} summary={summary} open={editing} onClose={() => setEditing(false)} />}
