@@ -3,7 +3,7 @@ import type { Envelope } from '../protocol';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
 import { grantCapabilities, revokeCapabilities } from './grant-handlers';
-import { bearer, readJsonBody, sendJson } from './http-util';
+import { bearer, decodePathSegment, readJsonBody, sendJson } from './http-util';
 import { requireParticipant, runtimeCapabilities } from './management';
 import type { Space } from './space';
 
@@ -20,7 +20,7 @@ export async function handleAdmin(gateway: Gateway, req: IncomingMessage, res: S
   const list = PARTICIPANTS_PATH.exec(url.pathname);
   const caps = CAPABILITIES_PATH.exec(url.pathname);
   if (!list && !caps) return false;
-  const space = gateway.spaces.get(decodeURIComponent((list ?? caps)![1]));
+  const space = gateway.spaces.get(decodePathSegment((list ?? caps)![1]));
   if (!space) throw new GatewayError('unknown_space', `no space "${(list ?? caps)![1]}"`);
   const token = bearer(req);
   if (!token || !gateway.isAdmin(space, token)) throw new GatewayError('invalid_token', 'the admin API needs the space’s admin token');
@@ -31,7 +31,7 @@ export async function handleAdmin(gateway: Gateway, req: IncomingMessage, res: S
     return true;
   }
   if (req.method !== 'POST') throw new GatewayError('method_not_allowed', 'use POST');
-  const participant = requireParticipant(space, decodeURIComponent(caps![2]), 'the path');
+  const participant = requireParticipant(space, decodePathSegment(caps![2]), 'the path');
   const body = (await readJsonBody(req, space.limits.maxFrameBytes)) as { add?: unknown; remove?: unknown; reason?: unknown };
   if (!body || typeof body !== 'object' || (body.add === undefined && body.remove === undefined)) {
     throw new GatewayError('invalid_envelope', 'the body needs "add" and/or "remove": arrays of capabilities');

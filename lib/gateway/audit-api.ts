@@ -3,7 +3,7 @@ import { covers } from '../capabilities';
 import { AUDIT_EXPORT_CONTENT_TYPES, toCsv, toJsonl, type AuditLog, type AuditQuery } from './audit';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
-import { bearer, sendJson } from './http-util';
+import { bearer, decodePathSegment, sendJson } from './http-util';
 
 const AUDIT_PATH = /^\/api\/spaces\/([^/]+)\/audit(\/export)?$/;
 
@@ -18,7 +18,7 @@ export function createAuditRoute(gateway: Gateway, log: AuditLog) {
     const match = AUDIT_PATH.exec(url.pathname);
     if (!match) return false;
     if (req.method !== 'GET') throw new GatewayError('method_not_allowed', 'use GET');
-    const space = gateway.spaces.get(decodeURIComponent(match[1]));
+    const space = gateway.spaces.get(decodePathSegment(match[1]));
     if (!space) throw new GatewayError('unknown_space', `no space "${match[1]}"`);
     const token = bearer(req);
     const participant = token ? gateway.authenticate(space, token) : undefined;

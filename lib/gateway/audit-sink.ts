@@ -10,10 +10,16 @@ export interface AuditInput {
   details: Record<string, unknown>;
 }
 
-/** Where the gateway sends audit events. Implementations must not block: `record` is on the message path. */
+/** Where the gateway sends audit events. `record` must not block: it is on the message path. */
 export interface AuditSink {
   record(event: AuditInput): void;
+  /**
+   * Writes the event before returning, inside the caller's transaction when there is one: for the record of a
+   * security-state change, which must be as durable as the change before anyone is told of it. Throws if it
+   * cannot be written.
+   */
+  recordNow(event: AuditInput): void;
 }
 
 /** For gateways run without an audit database (unit tests of unrelated behaviour). */
-export const NO_AUDIT: AuditSink = { record() {} };
+export const NO_AUDIT: AuditSink = { record() {}, recordNow() {} };

@@ -31,26 +31,27 @@ export const handlePause: ManagementHandler<'participant/pause'> = (space, sende
   return (env) => {
     const until = timeout !== undefined ? Date.now() + timeout * 1000 : undefined;
     const pause = { by: sender.id, envelopeId: env.id, ...(until !== undefined ? { until } : {}), ...(reason !== undefined ? { reason } : {}) };
-    space.services.records.update((d) => {
-      for (const target of list) d.paused[target.id] = pause;
-    });
-    for (const target of list) {
-      target.paused = pause;
-      space.audit('PARTICIPANT_PAUSED', { actor: sender.id, subject: target.id, envelope_id: env.id, details: { timeout_seconds: timeout, reason } });
-    }
+    space.commit(
+      (d) => {
+        for (const target of list) d.paused[target.id] = pause;
+      },
+      () =>
+        list.map((target) => ({ type: 'PARTICIPANT_PAUSED', actor: sender.id, subject: target.id, envelope_id: env.id, details: { timeout_seconds: timeout, reason } })),
+    );
+    for (const target of list) target.paused = pause;
   };
 };
 
 export const handleResume: ManagementHandler<'participant/resume'> = (space, sender, envelope) => {
   const list = targets(space, envelope);
   return (env) => {
-    space.services.records.update((d) => {
-      for (const target of list) delete d.paused[target.id];
-    });
-    for (const target of list) {
-      target.paused = undefined;
-      space.audit('PARTICIPANT_RESUMED', { actor: sender.id, subject: target.id, envelope_id: env.id });
-    }
+    space.commit(
+      (d) => {
+        for (const target of list) delete d.paused[target.id];
+      },
+      () => list.map((target) => ({ type: 'PARTICIPANT_RESUMED', actor: sender.id, subject: target.id, envelope_id: env.id })),
+    );
+    for (const target of list) target.paused = undefined;
   };
 };
 

@@ -16,6 +16,12 @@ const limitsShape = {
    * @default 4 × maxFrameBytes
    */
   hardFrameBytes: z.number().int().positive().optional(),
+  /**
+   * Deepest nesting of objects and arrays in a JSON frame (the envelope's own levels included); deeper frames get
+   * `invalid_envelope`. Real payloads stay far below it; beyond a few thousand levels every recursive step on the
+   * message (serialising it for fan-out, hashing it for the audit) would fail. @default 64
+   */
+  maxJsonDepth: z.number().int().positive().default(64),
   /** Sustained envelopes per second a participant may send (token bucket refill). @default 200 */
   ratePerSecond: z.number().positive().default(200),
   /** Bucket size: how many envelopes may arrive in a burst. @default 400 */

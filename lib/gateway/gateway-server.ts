@@ -12,7 +12,7 @@ import { MemoryHistoryStore } from './memory-history-store';
 import { GatewayDatabase } from './persistence/gateway-database';
 import { PersistenceError } from './persistence/persistence-error';
 import { SqliteHistoryStore } from './persistence/sqlite-history-store';
-import { sendError } from './http-util';
+import { answerClientError, sendError } from './http-util';
 import { loadSpaceConfig, type SpaceConfig } from './space-config';
 import { createWsTransport } from './ws-transport';
 
@@ -55,7 +55,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   const database = GatewayDatabase.open(options.dataDir);
   let audit: AuditLog;
   try {
-    audit = AuditLog.open(options.dataDir ? database.file : ':memory:', {
+    // On the database's own connection, so a security-state change and its audit record commit together.
+    audit = AuditLog.attach(database.db, {
       onError: (e) => console.error('[audit] write failed, will retry:', e.message),
     });
   } catch (e) {
@@ -87,6 +88,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       },
     );
   });
+  server.on('clientError', answerClientError);
   server.on('upgrade', (req, socket, head) => {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     if (pathname === GATEWAY_WS_PATH) ws.handleUpgrade(req, socket, head);

@@ -10,6 +10,7 @@ import {
   type ErrorCode,
 } from '../protocol';
 import { violationEventType } from './audit';
+import { exceedsJsonDepth } from './json-depth';
 import { NO_AUDIT, type AuditSink } from './audit-sink';
 import { handlePause, handleResume, handleRoutedControl, handleShutdown } from './control-handlers';
 import { resolveLimits, type GatewayLimits } from './gateway-options';
@@ -48,8 +49,14 @@ export interface Session {
   readonly space: Space;
   /** Runs one inbound frame through the pipeline; refusals go back to the sender as `system/error`. */
   receive(data: Buffer, binary?: boolean): void;
-  /** The transport lost the peer: presence leave is broadcast. */
-  end(): void;
+  /** The connection ended: presence leave is broadcast; `close` says how (audited as the reason it left). */
+  end(close?: CloseInfo): void;
+}
+
+/** How a connection ended: the close code and reason, as the side that closed it gave them. */
+export interface CloseInfo {
+  code: number;
+  reason: string;
 }
 
 /** What became of one submitted frame. */
@@ -174,7 +181,7 @@ export class Gateway {
         const result = this.submit(space, participant, data, { binary });
         if (!result.ok) this.answerRefusal(space, participant, result);
       },
-      end: () => space.detach(participant, connection),
+      end: (close) => space.detach(participant, connection, close),
     };
   }
 
@@ -192,6 +199,11 @@ export class Gateway {
         this.checkActive(participant, 'stream/data');
         routeStreamFrame(space, participant, data, binary);
         return { ok: true };
+      }
+      if (exceedsJsonDepth(data, space.limits.maxJsonDepth)) {
+        throw new GatewayError('invalid_envelope', `invalid envelope: objects and arrays nest deeper than ${space.limits.maxJsonDepth} levels`, {
+          max_json_depth: space.limits.maxJsonDepth,
+        });
       }
       value = parseJson(data);
       return { ok: true, envelope: this.accept(space, participant, value) };

@@ -36,11 +36,13 @@ export function grantCapabilities(
   reason: string | undefined,
   grant: Envelope,
 ): void {
-  space.services.records.update((d) => {
-    d.grants.push({ id: grant.id, recipient: recipient.id, capabilities, grantedBy, reason, ts: grant.ts });
-  });
+  space.commit(
+    (d) => {
+      d.grants.push({ id: grant.id, recipient: recipient.id, capabilities, grantedBy, reason, ts: grant.ts });
+    },
+    () => ({ type: 'ACCESS_GRANTED', actor: grantedBy, subject: recipient.id, envelope_id: grant.id, details: { capabilities, reason } }),
+  );
   space.refreshCapabilities(recipient);
-  space.audit('ACCESS_GRANTED', { actor: grantedBy, subject: recipient.id, envelope_id: grant.id, details: { capabilities, reason } });
 }
 
 /** Revokes one grant and/or everything the patterns cover; returns the capabilities the recipient lost. */
@@ -52,26 +54,32 @@ export function revokeCapabilities(
   reason: string | undefined,
   revocation: Envelope,
 ): CapabilityPattern[] {
-  const before = recipient.capabilities;
   const revoked = { by: revokedBy, ts: revocation.ts, revocationId: revocation.id };
   const isCovered = (c: CapabilityPattern) => what.patterns.some((p) => covers([p], c));
-  space.services.records.update((d) => {
-    for (const grant of d.grants) {
-      if (grant.recipient !== recipient.id || grant.revoked) continue;
-      if (grant.id !== what.grantId) grant.capabilities = grant.capabilities.filter((c) => !isCovered(c));
-      if (grant.id === what.grantId || grant.capabilities.length === 0) grant.revoked = revoked;
-    }
-    if (what.patterns.length > 0) {
-      d.revocations.push({ id: revocation.id, recipient: recipient.id, capabilities: what.patterns, by: revokedBy, ts: revocation.ts, reason });
-    }
-  });
+  // Compared as JSON: the state is copied on every change, so the same capability is a different object.
+  const after = new Set<string>();
+  const removed: CapabilityPattern[] = [];
+  space.commit(
+    (d) => {
+      for (const grant of d.grants) {
+        if (grant.recipient !== recipient.id || grant.revoked) continue;
+        if (grant.id !== what.grantId) grant.capabilities = grant.capabilities.filter((c) => !isCovered(c));
+        if (grant.id === what.grantId || grant.capabilities.length === 0) grant.revoked = revoked;
+      }
+      if (what.patterns.length > 0) {
+        d.revocations.push({ id: revocation.id, recipient: recipient.id, capabilities: what.patterns, by: revokedBy, ts: revocation.ts, reason });
+      }
+      for (const c of space.effectiveCapabilities(recipient, d)) after.add(JSON.stringify(c));
+      removed.push(...recipient.capabilities.filter((c) => !after.has(JSON.stringify(c))));
+    },
+    () => ({
+      type: 'ACCESS_REVOKED',
+      actor: revokedBy,
+      subject: recipient.id,
+      envelope_id: revocation.id,
+      details: { grant_id: what.grantId, capabilities: what.patterns, removed, reason },
+    }),
+  );
   space.refreshCapabilities(recipient);
-  const removed = before.filter((c) => !recipient.capabilities.includes(c));
-  space.audit('ACCESS_REVOKED', {
-    actor: revokedBy,
-    subject: recipient.id,
-    envelope_id: revocation.id,
-    details: { grant_id: what.grantId, capabilities: what.patterns, removed, reason },
-  });
   return removed;
 }

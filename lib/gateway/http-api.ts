@@ -4,7 +4,7 @@ import { handleAdmin } from './admin-api';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
 import { parseCursor } from './history-cursor';
-import { bearer, readBody, requireJsonContentType, sendError, sendJson } from './http-util';
+import { bearer, decodePathSegment, readBody, requireJsonContentType, sendError, sendJson } from './http-util';
 
 const MESSAGES_PATH = /^\/participants\/([^/]+)\/messages$/;
 
@@ -31,7 +31,7 @@ export function createHttpApi(gateway: Gateway, extraRoutes: HttpRoute[] = []) {
   async function messages(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const match = MESSAGES_PATH.exec(url.pathname);
     if (!match) return false;
-    const pathId = decodeURIComponent(match[1]);
+    const pathId = decodePathSegment(match[1]);
     if (req.method !== 'GET' && req.method !== 'POST') {
       res.setHeader('Allow', 'GET, POST');
       throw new GatewayError('method_not_allowed', 'use GET or POST');

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { ERROR_HTTP_STATUS, type ErrorCode } from '../protocol';
 import { GatewayError } from './gateway-error';
 
@@ -56,4 +57,28 @@ export function sendError(res: ServerResponse, code: ErrorCode, message: string,
     res.setHeader('Retry-After', Math.ceil(details.retry_after_ms / 1000));
   }
   sendJson(res, ERROR_HTTP_STATUS[code], { error: code, message, ...details });
+}
+
+/** A percent-encoded path segment, decoded; a malformed one (`%E0%A4%A`) is the client's error, not the server's. */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new GatewayError('invalid_request', `the path segment ${JSON.stringify(segment.slice(0, 100))} is not valid percent-encoding`);
+  }
+}
+
+/**
+ * Answers a request Node's HTTP parser refused (headers or URL too large, malformed request) with a JSON error body
+ * like every other refusal, instead of Node's bare status line; a socket that is already gone is just dropped.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW' || error.code === 'HPE_URI_TOO_LONG';
+  const code: ErrorCode = tooLarge ? 'request_too_large' : 'invalid_request';
+  const body = JSON.stringify({ error: code, message: tooLarge ? 'request headers or URL too large' : 'malformed HTTP request' });
+  const status = ERROR_HTTP_STATUS[code];
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

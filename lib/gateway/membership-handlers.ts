@@ -23,19 +23,21 @@ export const handleInvite: ManagementHandler<'space/invite'> = (space, sender, {
   return (env) => {
     let token = '';
     // The token and the invite are one transaction: neither exists without the other.
-    space.services.records.update((d, tokens) => {
-      token = tokens.mint(id);
-      d.invited = d.invited.filter((p) => p.id !== id);
-      d.invited.push({ id, capabilities, invitedBy: sender.id, ts: env.ts, reason: payload.reason });
-      d.kicked = d.kicked.filter((k) => k !== id);
-    });
+    space.commit(
+      (d, tokens) => {
+        token = tokens.mint(id);
+        d.invited = d.invited.filter((p) => p.id !== id);
+        d.invited.push({ id, capabilities, invitedBy: sender.id, ts: env.ts, reason: payload.reason });
+        d.kicked = d.kicked.filter((k) => k !== id);
+      },
+      () => ({ type: 'PARTICIPANT_INVITED', actor: sender.id, subject: id, envelope_id: env.id, details: { capabilities, reason: payload.reason } }),
+    );
     space.addParticipant(id, capabilities, 'broadcast', [token], sender.id);
     space.emit(
       'space/invite-ack',
       { status: 'accepted', participant_id: id, token, connection_url: space.services.connectionUrl() },
       { to: [sender.id], correlationId: [env.id] },
     );
-    space.audit('PARTICIPANT_INVITED', { actor: sender.id, subject: id, envelope_id: env.id, details: { capabilities, reason: payload.reason } });
   };
 };
 
@@ -43,19 +45,22 @@ export const handleInvite: ManagementHandler<'space/invite'> = (space, sender, {
 export const handleKick: ManagementHandler<'space/kick'> = (space, sender, { payload }) => {
   const target = requireParticipant(space, payload.participant_id, 'payload.participant_id');
   return (env) => {
-    space.services.records.update((d, tokens) => {
-      if (!d.kicked.includes(target.id)) d.kicked.push(target.id);
-      delete d.paused[target.id];
-      tokens.remove(target.id);
-    });
+    space.commit(
+      (d, tokens) => {
+        if (!d.kicked.includes(target.id)) d.kicked.push(target.id);
+        delete d.paused[target.id];
+        tokens.remove(target.id);
+      },
+      () => ({ type: 'PARTICIPANT_KICKED', actor: sender.id, subject: target.id, envelope_id: env.id, details: { reason: payload.reason } }),
+    );
     space.tokens.removeParticipant(target.id);
     target.paused = undefined;
     for (const stream of space.streams.ownedBy(target.id)) space.closeStream(stream, 'owner_kicked');
     const connection = target.connection;
     if (connection) {
-      connection.close(CLOSE_CODES.kicked, `kicked by ${sender.id}${payload.reason ? `: ${payload.reason}` : ''}`.slice(0, 120));
-      space.detach(target, connection);
+      const close = { code: CLOSE_CODES.kicked, reason: `kicked by ${sender.id}${payload.reason ? `: ${payload.reason}` : ''}`.slice(0, 120) };
+      connection.close(close.code, close.reason);
+      space.detach(target, connection, close);
     }
-    space.audit('PARTICIPANT_KICKED', { actor: sender.id, subject: target.id, envelope_id: env.id, details: { reason: payload.reason } });
   };
 };

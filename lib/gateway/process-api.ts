@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuditSink } from './audit-sink';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
-import { bearer, sendJson } from './http-util';
+import { bearer, decodePathSegment, sendJson } from './http-util';
 import type { Participant } from './participant';
 import type { ProcessControl, ProcessView } from './process-control';
 import type { Space } from './space';
@@ -44,7 +44,7 @@ export function createProcessRoute(gateway: Gateway, audit: AuditSink, control: 
       res.setHeader('Allow', method);
       throw new GatewayError('method_not_allowed', `use ${method}`);
     }
-    const space = gateway.spaces.get(decodeURIComponent(spaceId));
+    const space = gateway.spaces.get(decodePathSegment(spaceId));
     if (!space) throw new GatewayError('unknown_space', `no space "${spaceId}"`);
     const token = bearer(req);
     const admin = token !== undefined && gateway.isAdmin(space, token);
@@ -59,7 +59,7 @@ export function createProcessRoute(gateway: Gateway, audit: AuditSink, control: 
       });
       return true;
     }
-    const participantId = decodeURIComponent(target);
+    const participantId = decodePathSegment(target);
     if (!admin && !mayControl(caller!, action)) {
       throw new GatewayError('capability_violation', `your capabilities do not allow ${ACTION_KIND[action]}, so you may not ${action} the process of ${participantId}`);
     }

@@ -8,9 +8,20 @@ import type { HistoryStore } from './history-store';
 import { RingBuffer } from '../collections/ring-buffer';
 import { OutboundMessage } from './outbound-message';
 import { Participant, type Connection, type RoutingMode } from './participant';
-import type { SpaceRecords } from './persistence/space-records';
+import type { SpaceRecords, SpaceStateData, TokenChanges } from './persistence/space-records';
 import { StreamRegistry, type OpenStream } from './stream-registry';
 import { TokenIndex } from './token-index';
+
+/** Who did what to whom, for an audit record of this space. */
+export interface AuditFields {
+  actor?: string;
+  subject?: string;
+  envelope_id?: string;
+  details?: Record<string, unknown>;
+}
+
+/** One audit record of a `commit`. */
+export type AuditEntry = AuditFields & { type: string };
 
 export interface SpaceServices {
   limits: GatewayLimits;
@@ -86,8 +97,19 @@ export class Space {
   }
 
   /** Records an audit event for this space (batched by the sink; never blocks the message path). */
-  audit(type: string, fields: { actor?: string; subject?: string; envelope_id?: string; details?: Record<string, unknown> } = {}): void {
+  audit(type: string, fields: AuditFields = {}): void {
     this.services.audit.record({ space: this.id, type, details: {}, ...fields });
+  }
+
+  /**
+   * Changes the space's security state (grants, invites, kicks, pauses…) and writes its audit records in the same
+   * transaction, before anyone is told: a crash right after the acknowledgement loses neither, and a failed audit
+   * write leaves the state unchanged. `audit` runs after `change`, so it may report what the change worked out.
+   */
+  commit(change: (data: SpaceStateData, tokens: TokenChanges) => void, audit: () => AuditEntry | AuditEntry[]): void {
+    this.services.records.update(change, () => {
+      for (const { type, ...fields } of [audit()].flat()) this.services.audit.recordNow({ space: this.id, type, details: {}, ...fields });
+    });
   }
 
   /** Adds a participant with its tokens and computes its effective capabilities from the persisted state. */
@@ -110,11 +132,16 @@ export class Space {
    * invite; sends the participant a fresh welcome when it is connected so it knows at once.
    */
   refreshCapabilities(participant: Participant): void {
-    const revocations = this.state.revocations.filter((r) => r.recipient === participant.id);
-    const base = participant.baseCapabilities.filter((c) => !revocations.some((r) => r.capabilities.some((p) => covers([p], c))));
-    const granted = this.state.grants.filter((g) => g.recipient === participant.id && !g.revoked).flatMap((g) => g.capabilities);
-    participant.capabilities = [...base, ...granted];
+    participant.capabilities = this.effectiveCapabilities(participant, this.state);
     if (participant.online) this.sendWelcome(participant);
+  }
+
+  /** What a participant may send by `state`: base − revoked-by-pattern + active grants. */
+  effectiveCapabilities(participant: Participant, state: SpaceStateData): CapabilityPattern[] {
+    const revocations = state.revocations.filter((r) => r.recipient === participant.id);
+    const base = participant.baseCapabilities.filter((c) => !revocations.some((r) => r.capabilities.some((p) => covers([p], c))));
+    const granted = state.grants.filter((g) => g.recipient === participant.id && !g.revoked).flatMap((g) => g.capabilities);
+    return [...base, ...granted];
   }
 
   /**
@@ -145,14 +172,17 @@ export class Space {
     this.audit('PARTICIPANT_JOINED', { actor: participant.id });
   }
 
-  /** Forgets `connection` if it is still the participant's live one, tells the others, and orphans its streams. */
-  detach(participant: Participant, connection: Connection): void {
+  /**
+   * Forgets `connection` if it is still the participant's live one, tells the others, and orphans its streams.
+   * `close` (how the connection ended) is the audited reason it left.
+   */
+  detach(participant: Participant, connection: Connection, close?: { code: number; reason: string }): void {
     if (participant.connection !== connection) return;
     participant.connection = undefined;
     participant.connectedAt = undefined;
     this.online = this.online.filter((p) => p !== participant);
     this.emit('system/presence', { event: 'leave', participant: { id: participant.id } });
-    this.audit('PARTICIPANT_LEFT', { actor: participant.id });
+    this.audit('PARTICIPANT_LEFT', { actor: participant.id, details: close ? { code: close.code, reason: close.reason } : {} });
     for (const stream of this.streams.ownedBy(participant.id)) {
       stream.orphanTimer ??= setTimeout(() => this.closeStream(stream, 'owner_left'), this.limits.streamOrphanGraceMs);
       stream.orphanTimer.unref?.();
@@ -205,7 +235,7 @@ export class Space {
   /** Routes an accepted envelope: to everyone connected (sender included), minus directed-mode bystanders. */
   route(envelope: Envelope): OutboundMessage {
     const message = this.record(envelope);
-    for (const p of this.online) if (p.receives(envelope)) p.connection!.deliver(message);
+    for (const p of this.online) if (p.receives(envelope)) p.connection?.deliver(message);
     return message;
   }
 
@@ -226,7 +256,7 @@ export class Space {
   /** Routes a `#id#data` frame to the stream's targets and owner, or to everyone. Frames stay out of history. */
   routeStreamFrame(stream: OpenStream, message: OutboundMessage): void {
     for (const p of this.online) {
-      if (!stream.target || p.id === stream.owner || stream.target.includes(p.id)) p.connection!.deliver(message);
+      if (!stream.target || p.id === stream.owner || stream.target.includes(p.id)) p.connection?.deliver(message);
     }
   }
 

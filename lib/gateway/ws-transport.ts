@@ -17,6 +17,10 @@ import { randomUUID } from 'node:crypto';
 
 /** How long shutdown waits for a peer to answer the close handshake before dropping it. */
 const SHUTDOWN_CLOSE_TIMEOUT_MS = 1000;
+/** After a protocol error ws has sent its close frame; the peer gets this long to read it before the socket is cut. */
+const CLOSE_HANDSHAKE_GRACE_MS = 1000;
+/** A slow consumer's close frame sits behind its backlog: this long to read on to it before the socket is cut. */
+const SLOW_CONSUMER_CLOSE_GRACE_MS = 10_000;
 
 export interface WsTransport {
   /** Handles an HTTP upgrade whose path is the gateway's (`/ws`). */
@@ -83,7 +87,9 @@ export function createWsTransport(gateway: Gateway): WsTransport {
     wss.handleUpgrade(req, socket, head, (ws) => {
       alive.set(ws, true);
       ws.on('pong', () => alive.set(ws, true));
-      ws.on('error', () => ws.terminate()); // protocol errors (bad frames, over maxPayload): ws already closed it
+      // Protocol errors (bad frames, over maxPayload): ws has already begun the close handshake with the right code
+      // (1002, 1009); terminating now would cut off its close frame, so the peer would only see 1006.
+      ws.on('error', () => setTimeout(() => ws.terminate(), CLOSE_HANDSHAKE_GRACE_MS).unref());
       const options = { routing: parseRouting(url.searchParams.get('routing')), after };
       // A browser cannot read an HTTP 401 (it only sees a failed socket), so a bad subprotocol or query token
       // is refused after the upgrade with a system/error and close code 4401, which the SDK treats as final.
@@ -116,10 +122,13 @@ export function createWsTransport(gateway: Gateway): WsTransport {
   }
 
   function bind(ws: WebSocket, socket: Socket, space: Space, participant: Participant, options: BindOptions): void {
-    const connection = new WsConnection(ws, socket, coalescer, space.limits.maxBufferedBytes);
+    // A close the gateway begins ends the session at once (presence leave, audit), even while the socket lingers
+    // to deliver the close frame to a peer that is slow to read it.
+    const connection = new WsConnection(ws, socket, coalescer, space.limits.maxBufferedBytes, (close) => session.end(close));
     const session: Session = gateway.connect(space, participant, connection, options);
     ws.on('message', (data: RawData, binary: boolean) => session.receive(rawToBuffer(data), binary));
-    ws.on('close', () => session.end());
+    // The code and reason of a close the gateway began (slow consumer, replaced, kicked), else the peer's.
+    ws.on('close', (code: number, reason: Buffer) => session.end(connection.closedWith ?? { code, reason: reason.toString() }));
   }
 
   return {
@@ -145,12 +154,15 @@ export function createWsTransport(gateway: Gateway): WsTransport {
 /** One live socket. Writes the shared pre-framed broadcast bytes straight to the TCP socket, coalesced per turn. */
 class WsConnection implements Connection {
   private closed = false;
+  /** Set when the gateway closes this connection: why, for the audit of the participant leaving. */
+  closedWith?: { code: number; reason: string };
 
   constructor(
     private readonly ws: WebSocket,
     private readonly socket: Socket,
     private readonly coalescer: WriteCoalescer,
     private readonly maxBufferedBytes: number,
+    private readonly closing: (close: { code: number; reason: string }) => void,
   ) {}
 
   deliver(message: OutboundMessage): void {
@@ -158,15 +170,19 @@ class WsConnection implements Connection {
     // Safe beside ws's own writes: without permessage-deflate ws writes whole frames synchronously, so frames never interleave.
     const frame = (message.wsFrame ??= encodeFrame(message.data, message.binary));
     if (this.coalescer.write(this.socket, frame, this.maxBufferedBytes)) return;
-    this.closed = true;
-    this.ws.close(CLOSE_CODES.slow_consumer, `slow consumer: more than ${this.maxBufferedBytes} bytes unsent`);
-    // The close frame waits behind the backlog; do not let a stalled peer hold the memory for long.
-    setTimeout(() => this.ws.terminate(), 1000).unref();
+    this.close(CLOSE_CODES.slow_consumer, `slow consumer: more than ${this.maxBufferedBytes} bytes unsent`);
+    // The close frame waits behind the backlog (nothing more is written): a peer that reads on within the grace
+    // still learns why (4429); one that stays stalled does not hold the memory for longer than that.
+    setTimeout(() => this.ws.terminate(), SLOW_CONSUMER_CLOSE_GRACE_MS).unref();
   }
 
   close(code: number, reason: string): void {
     this.closed = true;
+    this.closedWith ??= { code, reason };
     this.ws.close(code, reason);
+    // Not in the middle of a fan-out that may have called us: the leave it broadcasts comes after that message.
+    const closedWith = this.closedWith;
+    queueMicrotask(() => this.closing(closedWith));
   }
 }
 

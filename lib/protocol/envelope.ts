@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { KINDS, type Kind, type OptionalPayloadKind } from './kinds';
 import type { PayloadOf } from './payloads';
 import { PROTOCOL_VERSION } from './version';
+import { isWellFormedText } from './well-formed-text';
 
 /**
  * RFC 3339 `date-time`: `T`/`t` separator, optional fractional seconds, `Z`/`z` or a `±hh:mm` offset,
@@ -10,7 +11,10 @@ import { PROTOCOL_VERSION } from './version';
 export const RFC3339_PATTERN =
   /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[Tt](?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
-const nonEmptyString = z.string().min(1, 'must not be empty');
+const nonEmptyString = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine(isWellFormedText, 'must be well-formed Unicode (a lone surrogate would not survive storage)');
 
 const envelopeShape = {
   /** MUST be `"mew/v0.4"` for this version (spec §3); v0.4 is not backward compatible (§6.1). */
@@ -36,7 +40,7 @@ const envelopeShape = {
   /** Ids of the messages this one relates to; always an array, even for a single value. */
   correlation_id: z.array(nonEmptyString).optional(),
   /** Context or sub-context, as a slash path (`"parent/child"`); e.g. the id of a `reasoning/start`. */
-  context: z.string().optional(),
+  context: z.string().refine(isWellFormedText, 'must be well-formed Unicode (a lone surrogate would not survive storage)').optional(),
   /** Kind-specific body, validated by `payloadSchemas[kind]` (some kinds MAY omit it). */
   payload: z.unknown().optional(),
   /**

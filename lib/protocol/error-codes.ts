@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   method_not_allowed: 'The HTTP method is not supported on this route.',
   unsupported_media_type: 'An HTTP body that is not `application/json`.',
   invalid_cursor: 'An `after=` history cursor that is not one the gateway issued (`<epoch>-<seq>`, or `0` for the start).',
+  invalid_request: 'An HTTP request the gateway cannot read: a path that is not valid percent-encoding, or a malformed request.',
+  request_too_large: 'HTTP request headers or URL over the server\u2019s limit.',
   internal_error: 'An unexpected gateway failure; details are in the server log, not the reply.',
 } as const;
 
@@ -62,6 +64,8 @@ export const ERROR_HTTP_STATUS = {
   method_not_allowed: 405,
   unsupported_media_type: 415,
   invalid_cursor: 400,
+  invalid_request: 400,
+  request_too_large: 431,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, number>;
 

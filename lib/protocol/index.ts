@@ -17,3 +17,4 @@ export * from './parse-envelope';
 export * from './stream-frame';
 export * from './subprotocols';
 export * from './tools-list';
+export * from './well-formed-text';

@@ -3,6 +3,7 @@ import { envelopeSchema, inboundEnvelopeSchema, RFC3339_PATTERN, type AnyEnvelop
 import { isKind } from './kinds';
 import { payloadSchemas } from './payloads';
 import { PROTOCOL_VERSION } from './version';
+import { isWellFormedText } from './well-formed-text';
 
 /** One problem with an envelope; payload problems have paths starting with `'payload'`. */
 export type EnvelopeIssue = { path: (string | number)[]; message: string };
@@ -81,7 +82,7 @@ function hasValidEnvelopeFields(value: unknown, inbound: boolean): boolean {
   if (!isKind(value.kind)) return false;
   if (to !== undefined && !isNonEmptyStringArray(to)) return false;
   if (correlation_id !== undefined && !isNonEmptyStringArray(correlation_id)) return false;
-  if (context !== undefined && typeof context !== 'string') return false;
+  if (context !== undefined && (typeof context !== 'string' || !isWellFormedText(context))) return false;
   if (cursor !== undefined && (inbound || !isNonEmptyString(cursor))) return false;
   return true;
 }
@@ -91,7 +92,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function isNonEmptyString(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0;
+  return typeof value === 'string' && value.length > 0 && isWellFormedText(value);
 }
 
 function isNonEmptyStringArray(value: unknown): boolean {

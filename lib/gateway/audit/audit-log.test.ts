@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUDIT_GENESIS_HASH, hashAuditEvent } from './audit-chain';
@@ -271,6 +271,26 @@ describe('AuditLog: batching', () => {
 });
 
 describe('AuditLog: durability', () => {
+  it('recordNow writes before returning, and inside a transaction of the shared connection commits or rolls back with it', () => {
+    mkdirSync(dirname(file), { recursive: true });
+    const db = openRaw();
+    const log = AuditLog.attach(db, { onError: () => {} });
+    opened.push(log);
+    log.record(ev({ actor: 'queued-before' }));
+    log.recordNow(ev({ actor: 'now' }));
+    expect(storedCount()).toBe(2); // what was queued first, then the event itself
+    expect(() =>
+      db.transaction(() => {
+        log.recordNow(ev({ actor: 'rolled-back' }));
+        throw new Error('the change fails after its audit record');
+      })(),
+    ).toThrow('the change fails');
+    log.flush();
+    expect(log.query({ space: 's1' }).map((e) => e.actor)).toEqual(['queued-before', 'now']);
+    log.close();
+    expect(db.open).toBe(true); // the connection stays its owner's
+  });
+
   it('loses nothing across close() and reopen, and the chain continues', () => {
     const log = openLog();
     for (let i = 0; i < 7; i++) log.record(ev({ details: { i } }));
@@ -315,6 +335,17 @@ describe('AuditLog: append-only and tamper evidence', () => {
     expect(() => raw.prepare(`UPDATE ${AUDIT_TABLE} SET actor = 'mallory' WHERE id = 1`).run()).toThrow(/append-only/);
     expect(() => raw.prepare(`DELETE FROM ${AUDIT_TABLE} WHERE id = 1`).run()).toThrow(/append-only/);
     expect(storedCount()).toBe(4);
+  });
+
+  it('stores exactly what it hashed: fields with lone surrogates read back as hashed, and the chain verifies', () => {
+    const log = openLog();
+    log.record(ev({ actor: 'mallory\ud800', envelope_id: '\udc00x', subject: 'bob', details: { id: '\ud800' } }));
+    log.record(ev({ actor: 'alice' }));
+    const [first] = log.query({ space: 's1' });
+    expect(first).toMatchObject({ actor: 'mallory\ufffd', envelope_id: '\ufffdx', details: { id: '\ud800' } });
+    log.close();
+    // Read back by another connection, from the bytes on disk.
+    expect(openLog().verify()).toEqual({ ok: true });
   });
 
   it('verifies an untouched log', () => {

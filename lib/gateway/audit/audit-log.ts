@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { AUDIT_GENESIS_HASH, hashAuditEvent, verifyAuditChain, type AuditVerifyResult } from './audit-chain';
 import { AUDIT_ACTOR_GATEWAY, type AuditEvent, type AuditRecord } from './audit-event';
+import { toWellFormedText } from '../../protocol/well-formed-text';
 import { canonicalJson } from './canonical-json';
 
 /** A quiet queue is written this long after its first event, so a burst becomes one transaction. */
@@ -154,6 +155,8 @@ export class AuditLog {
   private constructor(
     private readonly db: Database.Database,
     options: AuditLogOptions,
+    /** Whether `close` closes the connection (`open`) or leaves it to whoever attached the log (`attach`). */
+    private readonly ownsConnection: boolean,
   ) {
     this.options = {
       flushIntervalMs: options.flushIntervalMs ?? AUDIT_FLUSH_INTERVAL_MS,
@@ -185,20 +188,20 @@ export class AuditLog {
       if (!inMemory) chmodSync(file, 0o600);
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      const version = db.pragma('user_version', { simple: true }) as number;
-      if (version > SCHEMA_VERSION) {
-        throw new Error(`audit log ${file} has schema version ${version}; this gateway knows ${SCHEMA_VERSION}`);
-      }
-      // Runs on every open, so a dropped trigger is put back (the chain still shows what happened meanwhile).
-      db.transaction(() => {
-        db.exec(SCHEMA);
-        db.pragma(`user_version = ${SCHEMA_VERSION}`);
-      }).immediate();
+      return new AuditLog(prepareSchema(db, file), options, true);
     } catch (error) {
       db.close();
       throw error;
     }
-    return new AuditLog(db, options);
+  }
+
+  /**
+   * The log inside a database another owner opened (the gateway's one file): it shares that connection, so
+   * `recordNow` inside the owner's transaction commits the audit record with the change it describes. `close`
+   * writes what is queued and leaves the connection to its owner.
+   */
+  static attach(db: Database.Database, options: AuditLogOptions = {}): AuditLog {
+    return new AuditLog(prepareSchema(db, db.name), options, false);
   }
 
   /** Events recorded but not yet written. */
@@ -235,6 +238,25 @@ export class AuditLog {
     this.schedule();
   }
 
+  /**
+   * Writes `event` (after everything queued before it) before returning, for records that must not be lost with
+   * an acknowledged change: called inside the caller's transaction on the same connection (`attach`), both
+   * commit together or neither does. Throws if the database refuses; `event` is then not kept for a retry (the
+   * change it describes is being rolled back), the rest of the queue is.
+   */
+  recordNow(event: AuditRecord): void {
+    if (this.closed) throw new Error(`audit log is closed: ${event.type} cannot be recorded`);
+    this.record(event);
+    const recorded = this.queue.at(-1);
+    try {
+      this.flush();
+    } catch (error) {
+      const index = recorded === undefined ? -1 : this.queue.lastIndexOf(recorded);
+      if (index >= 0) this.queue.splice(index, 1);
+      throw error;
+    }
+  }
+
   /** Writes everything queued, now. Throws if the database refuses; the events then stay queued for a retry. */
   flush(): void {
     if (this.closed) return;
@@ -259,7 +281,7 @@ export class AuditLog {
       this.cancelScheduled();
       this.closed = true;
       this.queue = [];
-      this.db.close();
+      if (this.ownsConnection) this.db.close();
     }
   }
 
@@ -396,29 +418,31 @@ export class AuditLog {
     let id = this.lastSeq.get(AUDIT_TABLE)?.seq ?? 0;
     const heads = new Map<string, string>();
     for (const item of batch) {
-      const prev_hash = heads.get(item.space) ?? this.headOf.get(item.space)?.hash ?? AUDIT_GENESIS_HASH;
+      const space = toWellFormedText(item.space);
+      const prev_hash = heads.get(space) ?? this.headOf.get(space)?.hash ?? AUDIT_GENESIS_HASH;
       const { ts, details } = normalise(item);
       const event: Omit<AuditEvent, 'hash'> = {
         id: ++id,
         ts,
-        space: item.space,
-        type: item.type,
-        actor: item.actor,
-        subject: item.subject,
-        envelope_id: item.envelope_id,
+        space,
+        type: toWellFormedText(item.type),
+        actor: item.actor === undefined ? undefined : toWellFormedText(item.actor),
+        subject: item.subject === undefined ? undefined : toWellFormedText(item.subject),
+        envelope_id: item.envelope_id === undefined ? undefined : toWellFormedText(item.envelope_id),
         details: JSON.parse(details) as Record<string, unknown>, // hash exactly what a reader will parse
         prev_hash,
       };
       const hash = hashAuditEvent(event);
+      // Stores exactly what was hashed: the columns are UTF-8, so lone surrogates were made U+FFFD above, not by SQLite.
       this.insert.run({
         ...event,
-        actor: item.actor ?? null,
-        subject: item.subject ?? null,
-        envelope_id: item.envelope_id ?? null,
+        actor: event.actor ?? null,
+        subject: event.subject ?? null,
+        envelope_id: event.envelope_id ?? null,
         details,
         hash,
       });
-      heads.set(item.space, hash);
+      heads.set(space, hash);
     }
   }
 
@@ -461,6 +485,19 @@ export class AuditLog {
       // A failing error handler must not turn into an exception on the message path.
     }
   }
+}
+
+/** Creates the table, indexes and triggers (again on every open: a dropped trigger is put back); refuses a newer schema. */
+function prepareSchema(db: Database.Database, file: string): Database.Database {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new Error(`audit log ${file} has schema version ${version}; this gateway knows ${SCHEMA_VERSION}`);
+  }
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+  return db;
 }
 
 /** The stored form of a record: canonical UTC time and canonical, redacted JSON details. */

@@ -151,20 +151,24 @@ export class SpaceRecords {
     return this.tokens.participants;
   }
 
-  /** Applies a change to a copy, writes state and tokens in one transaction, then makes the copy current. */
-  update(change: (data: SpaceStateData, tokens: TokenChanges) => void): void {
+  /**
+   * Applies a change to a copy, writes state and tokens in one transaction, then makes the copy current.
+   * `alsoWrite` runs inside that transaction (e.g. the change's audit record): if it throws, nothing is written.
+   */
+  update(change: (data: SpaceStateData, tokens: TokenChanges) => void, alsoWrite?: () => void): void {
     const next = structuredClone(this._data);
     const participants = { ...this.tokens.participants };
     change(next, {
       mint: (id) => (participants[id] = mintToken()),
       remove: (id) => void delete participants[id],
     });
-    this.write(next, { ...this.tokens, participants });
+    this.write(next, { ...this.tokens, participants }, alsoWrite);
   }
 
-  private write(state: SpaceStateData, tokens: StoredTokens): void {
+  private write(state: SpaceStateData, tokens: StoredTokens, alsoWrite?: () => void): void {
     const { db } = this.database;
     this.database.transaction(() => {
+      alsoWrite?.();
       db.prepare('INSERT OR REPLACE INTO space_state (space, data) VALUES (?, ?)').run(this.spaceId, JSON.stringify(state));
       db.prepare('DELETE FROM tokens WHERE space = ?').run(this.spaceId);
       const insert = db.prepare('INSERT INTO tokens (space, role, holder, token) VALUES (?, ?, ?, ?)');
