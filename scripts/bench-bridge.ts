@@ -22,6 +22,7 @@ import { parseSpaceConfig } from '../lib/gateway/space-config';
 import { MEWParticipant } from '../lib/sdk/mew-participant';
 
 const WARMUP_CALLS = 200;
+const READY_TIMEOUT_MS = 30_000;
 const TIMED_CALLS = Number(process.env.BENCH_BRIDGE_CALLS ?? 2000);
 const FILE = 'hello.txt';
 
@@ -74,8 +75,12 @@ export async function benchBridge(): Promise<LatencyRow[]> {
   const bridge = new McpBridge({ ...connection(tokens.files), server, log: () => undefined });
   try {
     await Promise.all([tool.connect(), human.connect(), bridge.connect()]);
-    const ready = () => bridge.upstream.status.state === 'ready';
-    while (!ready()) await new Promise((resolve) => setTimeout(resolve, 20));
+    // A server that never gets ready must not keep the bench from ending.
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    while (bridge.upstream.status.state !== 'ready') {
+      if (Date.now() > deadline) throw new Error(`the filesystem server was not ready within ${READY_TIMEOUT_MS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
 
     // The same request the bridge makes: raw, without callTool's output-schema check.
     const direct = await timed(() => client.request({ method: 'tools/call', params: readFile }, z.looseObject({})));

@@ -5,11 +5,13 @@ import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
 import { bearer, decodePathSegment, sendJson } from './http-util';
 
-const AUDIT_PATH = /^\/api\/spaces\/([^/]+)\/audit(\/export)?$/;
+const AUDIT_PATH = /^\/api\/spaces\/([^/]+)\/audit(?:\/(export|verify))?$/;
 
 /**
  * `GET /api/spaces/{space}/audit?since=&until=&type=&participant=&limit=&after_id=&order=` (JSON, one page) and
- * `GET /api/spaces/{space}/audit/export?format=jsonl|csv` (every matching event, as a download). Readable with
+ * `GET /api/spaces/{space}/audit/export?format=jsonl|csv` (every matching event, as a download) and
+ * `GET /api/spaces/{space}/audit/verify` (the space's hash chain recomputed: `{ok, checked, broken_at?, head?}`,
+ * where `head` is the newest event's id and hash, worth keeping elsewhere to notice a truncated log). Readable with
  * the space's admin token, or by an operator: a participant holding unrestricted `capability/grant`, since
  * whoever can hand out capabilities must be able to see what was done with them.
  */
@@ -25,6 +27,13 @@ export function createAuditRoute(gateway: Gateway, log: AuditLog) {
     const operator = participant && covers(participant.capabilities, { kind: 'capability/grant' });
     if (!token || !(operator || gateway.isAdmin(space, token))) {
       throw new GatewayError('invalid_token', 'the audit log needs the admin token or an operator’s token (unrestricted capability/grant)');
+    }
+    if (match[2] === 'verify') {
+      const result = log.verify(space.id);
+      const head = log.head(space.id);
+      const checked = result.ok ? log.count({ space: space.id }) : log.count({ space: space.id, beforeId: result.brokenAtId });
+      sendJson(res, 200, { ok: result.ok, checked, ...(!result.ok && { broken_at: result.brokenAtId }), ...(head && { head }) });
+      return true;
     }
     const q = url.searchParams;
     const filter: AuditQuery = {

@@ -38,7 +38,10 @@ export const handlePause: ManagementHandler<'participant/pause'> = (space, sende
       () =>
         list.map((target) => ({ type: 'PARTICIPANT_PAUSED', actor: sender.id, subject: target.id, envelope_id: env.id, details: { timeout_seconds: timeout, reason } })),
     );
-    for (const target of list) target.paused = pause;
+    for (const target of list) {
+      target.paused = pause;
+      space.expirePauseLater(target, pause);
+    }
   };
 };
 

@@ -117,7 +117,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     },
     close: async () => {
       await ws.close();
-      for (const space of gateway.spaces.values()) space.streams.cancelOrphanTimers();
+      for (const space of gateway.spaces.values()) space.cancelTimers();
       await new Promise<void>((done) => {
         server.closeAllConnections();
         server.close(() => done());

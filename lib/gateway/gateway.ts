@@ -59,6 +59,22 @@ export interface CloseInfo {
   reason: string;
 }
 
+/** The kinds of a proposal's audit trail; every other kind skips the trail at once. */
+const PROPOSAL_TRAIL_KINDS: ReadonlySet<string> = new Set(['mcp/proposal', 'mcp/request', 'mcp/reject', 'mcp/withdraw', 'mcp/response']);
+
+/** What the trail reads of MCP payloads (loose: they are relayed as sent). */
+interface McpTrailPayload {
+  method?: unknown;
+  params?: { name?: unknown };
+  reason?: unknown;
+  result?: unknown;
+  error?: { code?: unknown; message?: unknown };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** What became of one submitted frame. */
 export type SubmitResult =
   | { ok: true; envelope?: Envelope }
@@ -136,7 +152,9 @@ export class Gateway {
       }
       for (const [id, pause] of Object.entries(records.data.paused)) {
         const participant = space.participants.get(id);
-        if (participant) participant.paused = pause; // a lapsed one is dropped at its first check
+        if (!participant) continue;
+        participant.paused = pause;
+        space.expirePauseLater(participant, pause); // one that lapsed while the gateway was down is lifted now
       }
       const admin = new TokenIndex();
       for (const token of config.adminTokens?.length ? config.adminTokens : [records.adminToken()]) admin.add(token, 'admin');
@@ -258,7 +276,7 @@ export class Gateway {
     const envelope = inbound as Envelope;
     space.route(envelope);
     apply?.(envelope);
-    this.auditProposalDecision(space, envelope);
+    if (PROPOSAL_TRAIL_KINDS.has(envelope.kind)) this.auditProposalTrail(space, envelope);
     return envelope;
   }
 
@@ -277,23 +295,54 @@ export class Gateway {
     }
   }
 
-  /** Proposal decisions are security events: who fulfilled or rejected whose proposal. */
-  private auditProposalDecision(space: Space, envelope: Envelope): void {
-    const payload = envelope.payload as { params?: { name?: unknown }; reason?: unknown } | undefined;
+  /**
+   * Each proposal's trail, one chain by its `trace_id` (the proposal's id, MGP §6.5): proposed, then fulfilled or
+   * rejected (by whom) or withdrawn, then executed (the response to the fulfilling request: success or error).
+   */
+  private auditProposalTrail(space: Space, envelope: Envelope): void {
+    const payload = envelope.payload as McpTrailPayload | undefined;
     if (envelope.kind === 'mcp/proposal') {
-      const tool = payload?.params?.name;
-      this.proposals.remember(envelope.id, envelope.from, typeof tool === 'string' ? tool : undefined);
+      const tool = typeof payload?.params?.name === 'string' ? payload.params.name : undefined;
+      this.proposals.remember({ id: envelope.id, proposer: envelope.from, ...(tool !== undefined && { tool }) });
+      space.audit('PROPOSAL_CREATED', {
+        actor: envelope.from,
+        envelope_id: envelope.id,
+        details: { trace_id: envelope.id, method: payload?.method, tool, to: envelope.to ?? [] },
+      });
       return;
     }
-    if (envelope.kind !== 'mcp/request' && envelope.kind !== 'mcp/reject') return;
+    if (envelope.kind === 'mcp/response') {
+      const call = this.proposals.takeFulfilment(envelope.correlation_id);
+      if (!call) return;
+      const error = payload?.error;
+      const toolError = isRecord(payload?.result) && payload.result.isError === true;
+      space.audit('PROPOSAL_EXECUTED', {
+        actor: envelope.from,
+        subject: call.proposer,
+        envelope_id: envelope.id,
+        details: {
+          trace_id: call.id,
+          proposal_id: call.id,
+          tool: call.tool,
+          approved_by: call.approvedBy,
+          outcome: error !== undefined || toolError ? 'error' : 'success',
+          ...(error !== undefined && { error: { code: error.code, message: error.message } }),
+          ...(toolError && { tool_error: true }),
+        },
+      });
+      return;
+    }
     const proposal = this.proposals.find(envelope.correlation_id);
     if (!proposal) return;
-    space.audit(envelope.kind === 'mcp/request' ? 'PROPOSAL_FULFILLED' : 'PROPOSAL_REJECTED', {
-      actor: envelope.from,
-      subject: proposal.proposer,
-      envelope_id: envelope.id,
-      details: { proposal_id: proposal.id, tool: proposal.tool, ...(envelope.kind === 'mcp/reject' ? { reason: payload?.reason } : {}) },
-    });
+    const trail = { trace_id: proposal.id, proposal_id: proposal.id, tool: proposal.tool };
+    if (envelope.kind === 'mcp/request') {
+      this.proposals.fulfilled(envelope.id, proposal, envelope.from);
+      space.audit('PROPOSAL_FULFILLED', { actor: envelope.from, subject: proposal.proposer, envelope_id: envelope.id, details: trail });
+    } else if (envelope.kind === 'mcp/reject') {
+      space.audit('PROPOSAL_REJECTED', { actor: envelope.from, subject: proposal.proposer, envelope_id: envelope.id, details: { ...trail, reason: payload?.reason } });
+    } else if (envelope.kind === 'mcp/withdraw') {
+      space.audit('PROPOSAL_WITHDRAWN', { actor: envelope.from, envelope_id: envelope.id, details: { ...trail, reason: payload?.reason } });
+    }
   }
 
   /** Answers a refused frame with a `system/error` to the sender alone; the connection stays open. */

@@ -1,25 +1,59 @@
 import { BoundedMap } from '../collections/bounded-map';
 
-/** How many recent proposals the gateway remembers to audit their fulfilment or rejection. */
+/** How many recent proposals (and fulfilling requests) the gateway remembers to audit what became of them. */
 const TRACKED_PROPOSALS = 10_000;
 
+/** A proposal the gateway saw, as its audit trail needs it. */
+export interface TrackedProposal {
+  id: string;
+  proposer: string;
+  tool?: string;
+}
+
+/** A request that fulfilled a proposal: whose response is the approved call's outcome. */
+export interface TrackedFulfilment extends TrackedProposal {
+  approvedBy: string;
+}
+
 /**
- * Remembers who proposed what (bounded, oldest forgotten first), so the audit log can name the proposer
- * when a later `mcp/request` fulfils a proposal or an `mcp/reject` refuses it.
+ * Remembers who proposed what, and which requests fulfilled which proposals (bounded, oldest forgotten first), so
+ * the audit log can tell each proposal's trail: proposed → fulfilled or rejected (by whom) → executed (with what
+ * outcome), or withdrawn. The proposal's id is the trail's `trace_id`.
  */
 export class ProposalTracker {
-  private readonly proposers = new BoundedMap<string, { proposer: string; tool?: string }>(TRACKED_PROPOSALS);
+  private readonly proposals = new BoundedMap<string, TrackedProposal>(TRACKED_PROPOSALS);
+  private readonly fulfilments = new BoundedMap<string, TrackedFulfilment>(TRACKED_PROPOSALS);
 
-  remember(id: string, proposer: string, tool?: string): void {
-    this.proposers.set(id, { proposer, tool });
+  remember(proposal: TrackedProposal): void {
+    this.proposals.set(proposal.id, proposal);
   }
 
   /** The first tracked proposal among `correlationIds`. */
-  find(correlationIds: readonly string[] | undefined): { id: string; proposer: string; tool?: string } | undefined {
+  find(correlationIds: readonly string[] | undefined): TrackedProposal | undefined {
+    return first(correlationIds, (id) => this.proposals.get(id));
+  }
+
+  /** `requestId` fulfils `proposal`: its response will be the call's outcome. */
+  fulfilled(requestId: string, proposal: TrackedProposal, approvedBy: string): void {
+    this.fulfilments.set(requestId, { ...proposal, approvedBy });
+  }
+
+  /** The fulfilment a response answers (once: a second response to the same request is not a second outcome). */
+  takeFulfilment(correlationIds: readonly string[] | undefined): TrackedFulfilment | undefined {
     for (const id of correlationIds ?? []) {
-      const entry = this.proposers.get(id);
-      if (entry) return { id, ...entry };
+      const fulfilment = this.fulfilments.get(id);
+      if (!fulfilment) continue;
+      this.fulfilments.delete(id);
+      return fulfilment;
     }
     return undefined;
   }
+}
+
+function first<T>(ids: readonly string[] | undefined, lookup: (id: string) => T | undefined): T | undefined {
+  for (const id of ids ?? []) {
+    const found = lookup(id);
+    if (found) return found;
+  }
+  return undefined;
 }

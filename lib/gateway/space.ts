@@ -8,7 +8,7 @@ import type { HistoryStore } from './history-store';
 import { RingBuffer } from '../collections/ring-buffer';
 import { OutboundMessage } from './outbound-message';
 import { Participant, type Connection, type RoutingMode } from './participant';
-import type { SpaceRecords, SpaceStateData, TokenChanges } from './persistence/space-records';
+import type { PauseRecord, SpaceRecords, SpaceStateData, TokenChanges } from './persistence/space-records';
 import { StreamRegistry, type OpenStream } from './stream-registry';
 import { TokenIndex } from './token-index';
 
@@ -56,6 +56,7 @@ export class Space {
   readonly participants = new Map<string, Participant>();
   readonly tokens = new TokenIndex();
   readonly streams = new StreamRegistry();
+  private readonly pauseTimers = new Set<ReturnType<typeof setTimeout>>();
   readonly history: RingBuffer<OutboundMessage>;
   readonly limits: GatewayLimits;
   /** Names this history's numbering: a cursor of another epoch cannot be compared with ours. */
@@ -134,6 +135,37 @@ export class Space {
   refreshCapabilities(participant: Participant): void {
     participant.capabilities = this.effectiveCapabilities(participant, this.state);
     if (participant.online) this.sendWelcome(participant);
+  }
+
+  /**
+   * A timed pause lifts itself at its `until`: the state forgets it and the audit says so (`PARTICIPANT_RESUMED` by
+   * the gateway, reason `timeout`), rather than only the participant's next send noticing.
+   */
+  expirePauseLater(participant: Participant, pause: PauseRecord): void {
+    if (pause.until === undefined) return;
+    const timer = setTimeout(() => {
+      this.pauseTimers.delete(timer);
+      // Resumed, or paused again, meanwhile: that pause is not this one.
+      if (this.state.paused[participant.id]?.envelopeId !== pause.envelopeId) return;
+      try {
+        this.commit(
+          (d) => void delete d.paused[participant.id],
+          () => ({ type: 'PARTICIPANT_RESUMED', actor: GATEWAY_ID, subject: participant.id, envelope_id: pause.envelopeId, details: { reason: 'timeout' } }),
+        );
+        if (participant.paused?.envelopeId === pause.envelopeId) participant.paused = undefined;
+      } catch (error) {
+        console.error(`[gateway] could not lift the lapsed pause of ${participant.id}:`, (error as Error).message);
+      }
+    }, Math.max(0, pause.until - Date.now()));
+    timer.unref?.();
+    this.pauseTimers.add(timer);
+  }
+
+  /** Stops the space's own timers (the gateway is closing). */
+  cancelTimers(): void {
+    for (const timer of this.pauseTimers) clearTimeout(timer);
+    this.pauseTimers.clear();
+    this.streams.cancelOrphanTimers();
   }
 
   /** What a participant may send by `state`: base − revoked-by-pattern + active grants. */

@@ -18,12 +18,15 @@ import { GATEWAY_ID } from '../gateway-options';
  * | `PARTICIPANT_INVITED`  | –        | `space/invite` accepted                            | inviter            | invitee          | `{ capabilities, reason? }` (never the token) |
  * | `PARTICIPANT_KICKED`   | –        | `space/kick` accepted                              | kicker             | target           | `{ reason? }`                               |
  * | `PARTICIPANT_PAUSED`   | –        | `participant/pause` accepted                       | sender             | target           | `{ timeout_seconds?, reason? }`             |
- * | `PARTICIPANT_RESUMED`  | –        | `participant/resume`, or a pause timing out        | sender / gateway   | target           | `{ reason? }`                               |
+ * | `PARTICIPANT_RESUMED`  | –        | `participant/resume`, or a pause timing out        | sender / gateway   | target           | `{ reason? }` (`timeout` when it lapsed)    |
  * | `PARTICIPANT_SHUTDOWN` | –        | `participant/shutdown` accepted                    | sender             | target           | `{ reason? }`                               |
  * | `STREAM_OPENED`        | –        | `stream/request` answered with `stream/open`       | stream owner       | target?          | `{ stream_id, direction?, target? }`        |
  * | `STREAM_CLOSED`        | –        | `stream/close`, or owner gone after the grace time | closer / gateway   | owner?           | `{ stream_id, reason? }`                    |
- * | `PROPOSAL_FULFILLED`   | –  (²)   | an `mcp/request` whose `correlation_id` names an `mcp/proposal` | fulfiller | proposer    | `{ proposal_id, method, tool? }`            |
- * | `PROPOSAL_REJECTED`    | –  (²)   | `mcp/reject` of a proposal                         | rejecter           | proposer         | `{ proposal_id, reason? }`                  |
+ * | `PROPOSAL_CREATED`     | –  (²)   | an `mcp/proposal` routed                           | proposer           | –                | `{ trace_id, method, tool?, to }`           |
+ * | `PROPOSAL_FULFILLED`   | –  (²)   | an `mcp/request` whose `correlation_id` names an `mcp/proposal` | fulfiller | proposer    | `{ trace_id, proposal_id, tool? }`          |
+ * | `PROPOSAL_REJECTED`    | –  (²)   | `mcp/reject` of a proposal                         | rejecter           | proposer         | `{ trace_id, proposal_id, tool?, reason? }` |
+ * | `PROPOSAL_WITHDRAWN`   | –  (²)   | `mcp/withdraw` of a proposal (its timeout, or its proposer changed its mind) | proposer | –  | `{ trace_id, proposal_id, tool?, reason? }` |
+ * | `PROPOSAL_EXECUTED`    | –  (²)   | the `mcp/response` to a fulfilling request: the approved call's outcome | executor | proposer | `{ trace_id, proposal_id, tool?, approved_by, outcome, error?, tool_error? }` |
  * | `CAPABILITIES_CHANGED` | –        | the admin API replaces a participant's capabilities | `admin`           | participant      | `{ before, after }`                         |
  * | `PROCESS_STARTED`      | –        | an operator starts a launched participant's process | operator / `admin` | participant      | `{}`                                        |
  * | `PROCESS_STOPPED`      | –        | an operator stops one                              | operator / `admin` | participant      | `{}`                                        |
@@ -35,7 +38,8 @@ import { GATEWAY_ID } from '../gateway-options';
  *     (invalid_json, invalid_envelope, message_too_large) and rate_limited are hygiene, not security decisions,
  *     and auditing them would let one noisy client flood the log.
  * (²) MGP's PERMISSION_GRANTED / PERMISSION_DENIED describe its initialize-time permission gate (§3), which MEW
- *     does not have; a proposal decision is per call, so it keeps a MEW name.
+ *     does not have; a proposal decision is per call, so it keeps a MEW name. A proposal's events share its id
+ *     as `details.trace_id` (MGP §6.5), so its trail reads as one chain.
  *
  * Secrets never belong in `details`: the log redacts keys such as `token` anyway (`AUDIT_REDACTED_KEYS`).
  */
@@ -53,8 +57,11 @@ export const AUDIT_EVENT_TYPES = {
   PARTICIPANT_SHUTDOWN: { mgp: false, description: 'A participant was shut down (`participant/shutdown`).' },
   STREAM_OPENED: { mgp: false, description: 'The gateway opened a stream (`stream/open`).' },
   STREAM_CLOSED: { mgp: false, description: 'A stream was closed.' },
+  PROPOSAL_CREATED: { mgp: false, description: 'A participant proposed a call (`mcp/proposal`).' },
   PROPOSAL_FULFILLED: { mgp: false, description: 'A proposal was approved: an `mcp/request` fulfilled it.' },
   PROPOSAL_REJECTED: { mgp: false, description: 'A proposal was rejected (`mcp/reject`).' },
+  PROPOSAL_WITHDRAWN: { mgp: false, description: 'A proposal was withdrawn by its proposer (`mcp/withdraw`).' },
+  PROPOSAL_EXECUTED: { mgp: false, description: 'An approved call was answered: its outcome, success or error.' },
   CAPABILITIES_CHANGED: { mgp: false, description: 'The admin API changed a participant\u2019s capabilities.' },
   PROCESS_STARTED: { mgp: false, description: 'An operator started a launched participant\u2019s process.' },
   PROCESS_STOPPED: { mgp: false, description: 'An operator stopped a launched participant\u2019s process.' },
