@@ -43,6 +43,8 @@ describe('admin API', () => {
     expect(await res.json()).toEqual({ participant: 'agent', old: [{ kind: 'chat' }], new: [{ kind: 'mcp/proposal' }] });
     await agent.next((f) => f.kind === 'system/welcome' && f.payload.you.capabilities.length === 1 && f.payload.you.capabilities[0].kind === 'mcp/proposal');
     expect((await agent.kind('capability/grant')).from).toBe('system:gateway');
+    const [changed] = gw.audit.query({ space: 'adm', type: 'CAPABILITIES_CHANGED' });
+    expect(changed).toMatchObject({ actor: 'admin', subject: 'agent', details: { before: [{ kind: 'chat' }], after: [{ kind: 'mcp/proposal' }] } });
   });
 
   it('refuses wrong tokens, unknown participants and malformed bodies with JSON errors', async () => {

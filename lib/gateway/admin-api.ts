@@ -48,6 +48,14 @@ export async function handleAdmin(gateway: Gateway, req: IncomingMessage, res: S
     const envelope = space.emit('capability/grant', { recipient: participant.id, capabilities: add, reason }, { broadcastTo: [participant.id] }).envelope as Envelope;
     grantCapabilities(space, 'admin', participant, add, reason, envelope);
   }
+  // The whole change in one record as well (the grant and revoke above have their own): durable before the answer.
+  space.services.audit.recordNow({
+    space: space.id,
+    type: 'CAPABILITIES_CHANGED',
+    actor: 'admin',
+    subject: participant.id,
+    details: { before: old, after: participant.capabilities, reason },
+  });
   sendJson(res, 200, { participant: participant.id, old, new: participant.capabilities });
   return true;
 }
