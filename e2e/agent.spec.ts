@@ -38,7 +38,7 @@ test('the assistant proposes a bridged tool; its risk shows, and approving it in
   await expect(proposal.getByText(/completed/i).first()).toBeVisible({ timeout: 15_000 });
 
   // The tool's result went back to the model, whose answer reaches the chat.
-  await expect(chat.getByText(`Done: I wrote ${path}.`)).toBeVisible({ timeout: 30_000 });
+  await expect(chat.getByRole('list', { name: 'Messages' }).getByText(`Done: I wrote ${path}.`)).toBeVisible({ timeout: 30_000 });
   const second = await model.request(1);
   expect(JSON.stringify(second.body.messages)).toContain(`Successfully wrote to ${path}`);
 });

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { toast } from 'sonner';
 import { forgetToken } from '@/components/session/session-token';
+import { useAuditView } from '@/components/audit/audit-view';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { participantList, pendingProposals, reasoningThreads } from '@/lib/store';
 
@@ -17,10 +18,11 @@ function jumpToProposal(id: string): void {
 
 /**
  * Ctrl/⌘+K: everything an operator does often, by name — jump to a proposal, pause, resume or ask any
- * participant for its status, cancel live reasoning, sign out. Actions go out as envelopes like the buttons do.
+ * participant for its status, cancel live reasoning, open the audit log, sign out. Actions go out as envelopes like the buttons do.
  */
 export function CommandPalette() {
   const { participant, space } = useSpaceSession();
+  const audit = useAuditView();
   const [open, setOpen] = useState(false);
   const me = useSpace((s) => s.connection.me);
   const participants = useSpace(participantList);
@@ -102,6 +104,13 @@ export function CommandPalette() {
                   Cancel {t.from}’s reasoning
                 </Command.Item>
               ))}
+            </Command.Group>
+          )}
+          {audit.mayRead && (
+            <Command.Group heading="Audit" className="px-1 text-xs text-slate-500">
+              <Command.Item value="open audit log" onSelect={() => run('Open the audit log', () => audit.open())} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+                Open the audit log
+              </Command.Item>
             </Command.Group>
           )}
           <Command.Group heading="Session" className="px-1 text-xs text-slate-500">

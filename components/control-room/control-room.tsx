@@ -1,6 +1,7 @@
 'use client';
 
 import { Toaster } from 'sonner';
+import { AuditViewProvider, useAuditView } from '@/components/audit/audit-view';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { ParticipantsRail } from '@/components/participants/participants-rail';
 import { ProposalQueue } from '@/components/proposals/proposal-queue';
@@ -8,6 +9,7 @@ import { ChatPanel } from '@/components/watch/chat-panel';
 import { EnvelopeLog } from '@/components/watch/envelope-log';
 import { ErrorToasts } from '@/components/watch/error-toasts';
 import { ReasoningPanel } from '@/components/watch/reasoning-panel';
+import { SecurityFeed } from '@/components/watch/security-feed';
 import { TelemetryPanel } from '@/components/watch/telemetry-panel';
 import { CommandPalette } from './command-palette';
 import { ConnectionBadge } from './connection-badge';
@@ -17,8 +19,17 @@ import { ConnectionBadge } from './connection-badge';
  * envelope log below. Columns collapse to one on narrow screens, in order of urgency (proposals first).
  */
 export function ControlRoom() {
+  return (
+    <AuditViewProvider>
+      <ControlRoomLayout />
+    </AuditViewProvider>
+  );
+}
+
+function ControlRoomLayout() {
   const { space } = useSpaceSession();
   const me = useSpace((s) => s.connection.me);
+  const audit = useAuditView();
   return (
     <div className="flex min-h-screen flex-col">
       <header className="flex flex-wrap items-center gap-3 border-b border-slate-800 px-4 py-2">
@@ -28,6 +39,15 @@ export function ControlRoom() {
         <ConnectionBadge />
         {me && <span className="text-xs text-slate-400">signed in as <span className="font-mono text-slate-200">{me}</span></span>}
         <CommandPalette />
+        {audit.mayRead && (
+          <button
+            type="button"
+            onClick={() => audit.open()}
+            className="rounded border border-slate-700 px-2 py-1 text-xs text-slate-300 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+          >
+            Audit log
+          </button>
+        )}
       </header>
       <main className="grid flex-1 grid-cols-1 gap-3 p-3 lg:grid-cols-[17rem_minmax(0,1fr)] xl:grid-cols-[17rem_minmax(0,1fr)_24rem]">
         <div className="order-2 lg:order-1">
@@ -38,6 +58,7 @@ export function ControlRoom() {
           <ReasoningPanel />
         </div>
         <div className="order-3 flex min-w-0 flex-col gap-3 lg:col-span-2 xl:col-span-1">
+          <SecurityFeed />
           <TelemetryPanel />
           <ChatPanel />
         </div>

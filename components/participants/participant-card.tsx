@@ -127,7 +127,16 @@ function Presence({ p }: { p: ParticipantState }) {
 const BADGE = 'rounded px-1.5 py-0.5 text-[11px] font-medium';
 
 function Badges({ p }: { p: ParticipantState }) {
+  // Only operators are told of others' refusals: for anyone else this count stays empty.
+  const refusals = useSpace((s) => s.security.countByOffender.get(p.id));
   const badges = [];
+  if (refusals) {
+    badges.push(
+      <span key="refusals" className={`${BADGE} bg-red-900/60 text-red-200`} title="Refused by the gateway since you joined (see Security events)">
+        {refusals} refused
+      </span>,
+    );
+  }
   if (p.paused) {
     badges.push(
       <span key="paused" className={`${BADGE} bg-amber-900/60 text-amber-200`} title={p.paused.reason ? `Reason: ${p.paused.reason}` : undefined}>

@@ -1,6 +1,7 @@
 'use client';
 
 import { memo, useId, useMemo } from 'react';
+import { useAuditView } from '@/components/audit/audit-view';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import type { Proposal } from '@/lib/store';
 import { buttonClass } from './button-styles';
@@ -41,6 +42,7 @@ export const ProposalCard = memo(function ProposalCard({
   onAction: (action: CardAction, id: string) => void;
 }) {
   const { participant, store } = useSpaceSession();
+  const audit = useAuditView();
   const me = useSpace((s) => s.connection.me);
   const grant = useSpace((s) => toolGrantFor(s, p.proposer, p.toolName));
   // What is possible depends on my capabilities and on who offers which tool: re-check only when those change.
@@ -119,6 +121,16 @@ export const ProposalCard = memo(function ProposalCard({
       )}
 
       {!pending && <ProposalOutcome proposal={p} me={me} />}
+      {!pending && audit.mayRead && (
+        <button
+          type="button"
+          onClick={() => audit.open({ trace: p.id })}
+          className={`${buttonClass.base} ${buttonClass.neutral} self-start`}
+          aria-label={`History of ${name} from ${p.proposer}`}
+        >
+          History
+        </button>
+      )}
 
       {pending && (
         <div className="flex flex-col gap-1">

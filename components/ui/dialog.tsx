@@ -4,7 +4,7 @@ import { useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } fr
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
 
-const SIZES = { small: 'max-w-md', medium: 'max-w-lg', large: 'max-w-2xl' } as const;
+const SIZES = { small: 'max-w-md', medium: 'max-w-lg', large: 'max-w-2xl', wide: 'max-w-6xl' } as const;
 
 export interface DialogProps {
   open: boolean;

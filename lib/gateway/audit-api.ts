@@ -8,7 +8,7 @@ import { bearer, decodePathSegment, sendJson } from './http-util';
 const AUDIT_PATH = /^\/api\/spaces\/([^/]+)\/audit(?:\/(export|verify))?$/;
 
 /**
- * `GET /api/spaces/{space}/audit?since=&until=&type=&participant=&limit=&after_id=&order=` (JSON, one page) and
+ * `GET /api/spaces/{space}/audit?since=&until=&type=&participant=&actor=&trace=&q=&limit=&after_id=&order=` (JSON, one page),
  * `GET /api/spaces/{space}/audit/export?format=jsonl|csv` (every matching event, as a download) and
  * `GET /api/spaces/{space}/audit/verify` (the space's hash chain recomputed: `{ok, checked, broken_at?, head?}`,
  * where `head` is the newest event's id and hash, worth keeping elsewhere to notice a truncated log). Readable with
@@ -39,7 +39,10 @@ export function createAuditRoute(gateway: Gateway, log: AuditLog) {
     const filter: AuditQuery = {
       space: space.id,
       type: q.getAll('type').flatMap((t) => t.split(',')).filter(Boolean),
-      participant: q.get('participant') ?? undefined,
+      participant: q.get('participant') || undefined,
+      actor: q.get('actor') || undefined,
+      trace: q.get('trace') || undefined,
+      text: q.get('q') || undefined,
       since: validTime(q.get('since'), 'since'),
       until: validTime(q.get('until'), 'until'),
       afterId: q.has('after_id') ? Number(q.get('after_id')) : undefined,

@@ -53,6 +53,13 @@ export const DEFAULT_LIMITS: Readonly<GatewayLimits> = Object.freeze(gatewayLimi
 /** The id the gateway signs its own envelopes with (`from` of system/* messages). */
 export const GATEWAY_ID = 'system:gateway';
 
+/**
+ * Security events (`system/security-event`) told to operators per offender: a steady few a second and a small
+ * burst; the rest are counted into the next event's `suppressed`, so a flood of refusals cannot flood operators.
+ */
+export const SECURITY_EVENTS_PER_SECOND = 2;
+export const SECURITY_EVENT_BURST = 10;
+
 /** The defaults with each override applied in turn (undefined fields change nothing). Throws a ZodError for a bad value. */
 export function resolveLimits(...overrides: Array<GatewayLimitsInput | undefined>): GatewayLimits {
   const merged: Record<string, unknown> = {};

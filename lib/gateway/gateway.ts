@@ -353,12 +353,21 @@ export class Gateway {
     });
   }
 
+  /** A refusal that is a security decision: on the audit record, and told to the space's operators as it happens. */
   private auditRefusal(space: Space, participant: Participant, error: GatewayError, value: unknown, offendingId: string | undefined): void {
     const attempted = value as { kind?: string; payload?: { method?: unknown; params?: { name?: unknown } } } | null;
+    const tool = typeof attempted?.payload?.params?.name === 'string' ? attempted.payload.params.name : undefined;
     space.audit(violationEventType(attempted?.kind, attempted?.payload?.method), {
       actor: participant.id,
       envelope_id: offendingId,
       details: { error: error.code, attempted_kind: attempted?.kind, method: attempted?.payload?.method, tool: attempted?.payload?.params?.name },
+    });
+    space.reportSecurityEvent(participant, {
+      error: error.code,
+      message: error.message,
+      ...(typeof attempted?.kind === 'string' && { attempted_kind: attempted.kind }),
+      ...(tool !== undefined && { tool }),
+      ...(offendingId !== undefined && { envelope_id: offendingId }),
     });
   }
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { covers, type CapabilityPattern } from '../capabilities';
-import { CLOSE_CODES, PROTOCOL_VERSION, type Envelope } from '../protocol';
+import { CLOSE_CODES, PROTOCOL_VERSION, type Envelope, type SystemSecurityEventPayload } from '../protocol';
+import { BoundedMap } from '../collections/bounded-map';
 import type { AuditSink } from './audit-sink';
-import { GATEWAY_ID, type GatewayLimits } from './gateway-options';
+import { GATEWAY_ID, SECURITY_EVENT_BURST, SECURITY_EVENTS_PER_SECOND, type GatewayLimits } from './gateway-options';
+import { TokenBucket } from './token-bucket';
 import { formatCursor, type HistoryPosition } from './history-cursor';
 import type { HistoryStore } from './history-store';
 import { RingBuffer } from '../collections/ring-buffer';
@@ -11,6 +13,9 @@ import { Participant, type Connection, type RoutingMode } from './participant';
 import type { PauseRecord, SpaceRecords, SpaceStateData, TokenChanges } from './persistence/space-records';
 import { StreamRegistry, type OpenStream } from './stream-registry';
 import { TokenIndex } from './token-index';
+
+/** Offenders whose security-event budget is remembered (the oldest forgotten first). */
+const SECURITY_EVENT_OFFENDERS = 1_000;
 
 /** Who did what to whom, for an audit record of this space. */
 export interface AuditFields {
@@ -57,6 +62,8 @@ export class Space {
   readonly tokens = new TokenIndex();
   readonly streams = new StreamRegistry();
   private readonly pauseTimers = new Set<ReturnType<typeof setTimeout>>();
+  /** Per offender: how many security events it may still cause now, and how many went untold. */
+  private readonly securityEventBudget = new BoundedMap<string, { bucket: TokenBucket; suppressed: number }>(SECURITY_EVENT_OFFENDERS);
   readonly history: RingBuffer<OutboundMessage>;
   readonly limits: GatewayLimits;
   /** Names this history's numbering: a cursor of another epoch cannot be compared with ours. */
@@ -159,6 +166,25 @@ export class Space {
     }, Math.max(0, pause.until - Date.now()));
     timer.unref?.();
     this.pauseTimers.add(timer);
+  }
+
+  /**
+   * Tells the space's operators (online participants who may grant any capability: those who hand out
+   * capabilities see what is attempted against them) that `offender` was refused; never the offender, never
+   * everyone. At most a few a second per offender: the rest are counted into the next one's `suppressed`.
+   */
+  reportSecurityEvent(offender: Participant, event: Omit<SystemSecurityEventPayload, 'offender' | 'suppressed'>): void {
+    const operators = this.online.filter((p) => p !== offender && covers(p.capabilities, { kind: 'capability/grant' })).map((p) => p.id);
+    if (operators.length === 0) return; // the audit log has it
+    let budget = this.securityEventBudget.get(offender.id);
+    if (!budget) this.securityEventBudget.set(offender.id, (budget = { bucket: new TokenBucket(SECURITY_EVENTS_PER_SECOND, SECURITY_EVENT_BURST), suppressed: 0 }));
+    if (budget.bucket.take() > 0) {
+      budget.suppressed++;
+      return;
+    }
+    const suppressed = budget.suppressed;
+    budget.suppressed = 0;
+    this.emit('system/security-event', { offender: offender.id, ...event, ...(suppressed > 0 && { suppressed }) }, { to: operators });
   }
 
   /** Stops the space's own timers (the gateway is closing). */

@@ -14,8 +14,8 @@ import {
 } from './kinds';
 
 describe('KINDS', () => {
-  it('lists the 33 kinds of spec §3 plus space/invite-ack, each once', () => {
-    expect(KINDS).toHaveLength(34);
+  it('lists the 33 kinds of spec §3 plus space/invite-ack and system/security-event, each once', () => {
+    expect(KINDS).toHaveLength(35);
     expect(new Set(KINDS).size).toBe(KINDS.length);
     expect(KINDS).toContain('space/invite-ack');
     expect(KINDS).toContain('participant/request-status');

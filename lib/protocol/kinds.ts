@@ -1,6 +1,7 @@
 /**
- * The one list of envelope kinds (spec §3), plus `space/invite-ack`, our gateway's answer to an invite.
- * Every other module derives its kind lists from here.
+ * The one list of envelope kinds (spec §3), plus two of our gateway's own: `space/invite-ack`, its answer to an
+ * invite, and `system/security-event`, a refusal of another participant told to operators (the spec reserves
+ * `system/*` for the gateway, so other clients may ignore it). Every other module derives its kind lists from here.
  */
 export const KINDS = [
   'mcp/request',
@@ -37,6 +38,7 @@ export const KINDS = [
   'system/presence',
   'system/welcome',
   'system/error',
+  'system/security-event',
 ] as const;
 
 export type Kind = (typeof KINDS)[number];
@@ -63,6 +65,7 @@ export const GATEWAY_ONLY_KINDS = [
   'system/presence',
   'system/welcome',
   'system/error',
+  'system/security-event',
   'stream/open',
   'space/invite-ack',
 ] as const satisfies readonly Kind[];

@@ -33,7 +33,7 @@ import {
 } from './reasoning-payloads';
 import { spaceInviteAckPayloadSchema, spaceInvitePayloadSchema, spaceKickPayloadSchema } from './space-payloads';
 import { streamClosePayloadSchema, streamOpenPayloadSchema, streamRequestPayloadSchema } from './stream-payloads';
-import { systemErrorPayloadSchema, systemPresencePayloadSchema, systemWelcomePayloadSchema } from './system-payloads';
+import { systemErrorPayloadSchema, systemPresencePayloadSchema, systemSecurityEventPayloadSchema, systemWelcomePayloadSchema } from './system-payloads';
 
 /** The payload schema of every kind; `satisfies` makes a missing or extra kind a compile error. */
 export const payloadSchemas = {
@@ -71,6 +71,7 @@ export const payloadSchemas = {
   'system/presence': systemPresencePayloadSchema,
   'system/welcome': systemWelcomePayloadSchema,
   'system/error': systemErrorPayloadSchema,
+  'system/security-event': systemSecurityEventPayloadSchema,
 } as const satisfies { readonly [K in Kind]: z.ZodType };
 
 export type PayloadSchemas = typeof payloadSchemas;

@@ -659,4 +659,20 @@ export const DESIGN_EXAMPLES: readonly Record<string, unknown>[] = [
       issues: [{ path: ['payload', 'text'], message: 'Required' }],
     },
   },
+  {
+    protocol: 'mew/v0.4',
+    id: '4c1d5c1e-9a6f-4d7e-8a43-6a1f2b3c4d5e',
+    ts: '2025-09-26T10:00:04Z',
+    from: 'system:gateway',
+    to: ['human'],
+    kind: 'system/security-event',
+    payload: {
+      offender: 'agent-1',
+      error: 'capability_violation',
+      message: 'you lack a capability for "space/kick" with this payload',
+      attempted_kind: 'space/kick',
+      envelope_id: 'env-kick',
+      suppressed: 3,
+    },
+  },
 ];

@@ -83,11 +83,32 @@ export const systemErrorPayloadSchema = z.looseObject({
   retry_after_ms: z.number().nonnegative().optional(),
 });
 
+/**
+ * `system/security-event` (ours): a refusal that was a security decision (capability, identity, reserved kind,
+ * pause, stream write), told by the gateway to the space's operators, never to everyone (DESIGN: error codes).
+ */
+export const systemSecurityEventPayloadSchema = z.looseObject({
+  /** Who was refused. */
+  offender: z.string().min(1),
+  /** The refusal's error code, e.g. `capability_violation`. */
+  error: z.string().min(1),
+  message: z.string().optional(),
+  /** The kind the offender tried to send. */
+  attempted_kind: z.string().optional(),
+  /** For a tool call: the tool. */
+  tool: z.string().optional(),
+  /** The refused envelope's id. */
+  envelope_id: z.string().optional(),
+  /** Refusals of this offender not told since the previous event (the gateway tells at most a few a second). */
+  suppressed: z.number().int().nonnegative().optional(),
+});
+
 export type ParticipantInfo = z.infer<typeof participantInfoSchema>;
 export type ActiveStream = z.infer<typeof activeStreamSchema>;
 export type ErrorIssue = z.infer<typeof errorIssueSchema>;
 export type SystemPresencePayload = z.infer<typeof systemPresencePayloadSchema>;
 export type SystemWelcomePayload = z.infer<typeof systemWelcomePayloadSchema>;
+export type SystemSecurityEventPayload = z.infer<typeof systemSecurityEventPayloadSchema>;
 export type SystemErrorPayload = z.infer<typeof systemErrorPayloadSchema>;
 
 export type CatchUp = z.infer<typeof catchUpSchema>;

@@ -121,6 +121,18 @@ describe('AuditLog: record and query', () => {
     expect(log.count({ space: 's1', type: ['ACCESS_GRANTED', 'ACCESS_REVOKED'] })).toBe(2);
   });
 
+  it('filters by actor, by a proposal’s trace id, and by text anywhere in the event (literally, any case)', () => {
+    const log = openLog();
+    log.record(ev({ type: 'PROPOSAL_CREATED', actor: 'agent', details: { trace_id: 'p1', tool: 'write_file' } }));
+    log.record(ev({ type: 'PROPOSAL_FULFILLED', actor: 'human', subject: 'agent', details: { trace_id: 'p1' } }));
+    log.record(ev({ type: 'PROPOSAL_CREATED', actor: 'agent', details: { trace_id: 'p2', tool: 'Delete_File', note: '100%_done' } }));
+    expect(log.query({ space: 's1', actor: 'agent' }).map((e) => e.details.trace_id)).toEqual(['p1', 'p2']);
+    expect(log.query({ space: 's1', trace: 'p1' }).map((e) => e.type)).toEqual(['PROPOSAL_CREATED', 'PROPOSAL_FULFILLED']);
+    expect(log.query({ space: 's1', text: 'delete_file' }).map((e) => e.details.trace_id)).toEqual(['p2']);
+    expect(log.query({ space: 's1', text: '%_' })).toHaveLength(1);
+    expect(log.count({ space: 's1', text: 'fulfilled' })).toBe(1);
+  });
+
   it('matches a participant as actor or as subject', () => {
     const log = openLog();
     log.record(ev({ type: 'ACCESS_GRANTED', actor: 'alice', subject: 'bob' }));

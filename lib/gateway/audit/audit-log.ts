@@ -84,6 +84,12 @@ export interface AuditQuery {
   type?: string | readonly string[];
   /** Events this participant did (actor) or that were done to it (subject). */
   participant?: string;
+  /** Events this participant did. */
+  actor?: string;
+  /** One proposal's trail: events whose `details.trace_id` is this. */
+  trace?: string;
+  /** Events whose type, actor, subject, envelope id or details contain this text (case-insensitive). */
+  text?: string;
   /** Events at or after this time (ISO 8601, any offset). */
   since?: string;
   /** Events before this time (ISO 8601, any offset). */
@@ -533,6 +539,19 @@ function buildWhere(filter: AuditCountQuery): { where: string; params: unknown[]
   if (filter.participant !== undefined) {
     clauses.push('(actor = ? OR subject = ?)');
     params.push(filter.participant, filter.participant);
+  }
+  if (filter.actor !== undefined) {
+    clauses.push('actor = ?');
+    params.push(filter.actor);
+  }
+  if (filter.trace !== undefined) {
+    clauses.push("json_extract(details, '$.trace_id') = ?");
+    params.push(filter.trace);
+  }
+  if (filter.text !== undefined && filter.text !== '') {
+    // instr on lower() rather than LIKE: the text is matched literally, % and _ included.
+    clauses.push("instr(lower(type || ' ' || coalesce(actor, '') || ' ' || coalesce(subject, '') || ' ' || coalesce(envelope_id, '') || ' ' || details), ?) > 0");
+    params.push(filter.text.toLowerCase());
   }
   if (filter.since !== undefined) {
     clauses.push('ts >= ?');

@@ -2,6 +2,7 @@ import { reduceChat } from './chat-slice';
 import { myWelcome, reduceConnection, setConnectionStatus, type ConnectionStatus } from './connection-slice';
 import { reduceLog } from './envelope-log';
 import { reduceErrors } from './errors-slice';
+import { reduceSecurity } from './security-slice';
 import { reduceGrants } from './grants-slice';
 import { reduceParticipants, tickParticipants } from './participants-slice';
 import { reduceProposals, refreshProposalRisk, tickProposals } from './proposals-slice';
@@ -58,6 +59,7 @@ export function applyEnvelope<S extends SpaceState>(state: S, envelope: StoreEnv
     chat: reduceChat(state.chat, envelope, ctx),
     log: reduceLog(state.log, envelope, seq, now),
     errors: reduceErrors(state.errors, envelope, ctx),
+    security: reduceSecurity(state.security, envelope, ctx),
   };
 }
 

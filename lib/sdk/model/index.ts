@@ -33,6 +33,7 @@ export * from './streams-slice';
 export * from './chat-slice';
 export * from './envelope-log';
 export * from './errors-slice';
+export * from './security-slice';
 export * from './space-state';
 export * from './apply-envelope';
 export { memoSelector } from './memo-selector';

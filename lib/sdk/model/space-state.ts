@@ -3,6 +3,7 @@ import { initialChat, type ChatState } from './chat-slice';
 import { initialConnection, type ConnectionState } from './connection-slice';
 import { initialLog, type LogState } from './envelope-log';
 import { EMPTY_ERRORS, type ErrorsState } from './errors-slice';
+import { EMPTY_SECURITY, type SecurityState } from './security-slice';
 import { initialGrants, type GrantsState } from './grants-slice';
 import { initialParticipants, type ParticipantsState } from './participants-slice';
 import { initialProposals, type ProposalsState } from './proposals-slice';
@@ -40,6 +41,7 @@ export interface SpaceState {
   chat: ChatState;
   log: LogState;
   errors: ErrorsState;
+  security: SecurityState;
 }
 
 /** A fresh state; `now` starts the clock. */
@@ -61,5 +63,6 @@ export function createSpaceState(options: SpaceStoreOptions = {}, now = 0): Spac
     chat: initialChat(config),
     log: initialLog(config.logCap),
     errors: EMPTY_ERRORS,
+    security: EMPTY_SECURITY,
   };
 }

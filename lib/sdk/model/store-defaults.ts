@@ -51,6 +51,9 @@ export const CLOSED_STREAMS_CAP = 100;
 /** Toast-bound errors kept until `takeErrors()`. */
 export const ERROR_QUEUE_CAP = 100;
 
+/** Security events (refusals of others, told to operators) kept in the live feed. */
+export const SECURITY_FEED_CAP = 200;
+
 /** Replies kept on a participant's last control (e.g. interim `status` updates before `compact-done`). */
 export const CONTROL_REPLIES_CAP = 5;
 
@@ -86,6 +89,8 @@ export interface SpaceStoreOptions {
   reasoningThoughtsCap?: number;
   /** @default ERROR_QUEUE_CAP */
   errorQueueCap?: number;
+  /** @default SECURITY_FEED_CAP */
+  securityFeedCap?: number;
   /** Clock used by the store's actions (not by the pure reducers, which take `now`). @default Date.now */
   now?: () => number;
 }
@@ -103,6 +108,7 @@ export interface StoreConfig {
   reasoningThreadsCap: number;
   reasoningThoughtsCap: number;
   errorQueueCap: number;
+  securityFeedCap: number;
 }
 
 /** Fills in defaults; caps below 1 are raised to 1 so a ring can always hold the newest entry. */
@@ -121,5 +127,6 @@ export function resolveStoreConfig(options: SpaceStoreOptions = {}): StoreConfig
     reasoningThreadsCap: cap(options.reasoningThreadsCap, REASONING_THREADS_CAP),
     reasoningThoughtsCap: cap(options.reasoningThoughtsCap, REASONING_THOUGHTS_CAP),
     errorQueueCap: cap(options.errorQueueCap, ERROR_QUEUE_CAP),
+    securityFeedCap: cap(options.securityFeedCap, SECURITY_FEED_CAP),
   };
 }
