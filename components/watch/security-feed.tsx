@@ -3,7 +3,7 @@
 import { toast } from 'sonner';
 import { useAuditView } from '@/components/audit/audit-view';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
-import type { SecurityEvent } from '@/lib/store';
+import { participantById, type SecurityEvent } from '@/lib/store';
 import { clockTime } from './format-time';
 import { buttonClass, PanelFrame } from './panel-frame';
 
@@ -44,6 +44,8 @@ export function SecurityFeed() {
 
 function SecurityEventRow({ event }: { event: SecurityEvent }) {
   const { participant } = useSpaceSession();
+  // An unknown token has nobody behind it to pause or kick.
+  const known = useSpace((s) => participantById(s, event.offender) !== undefined);
   const attempted = [event.attemptedKind, event.tool].filter(Boolean).join(' ');
   const act = (label: string, send: () => void) => {
     try {
@@ -60,24 +62,26 @@ function SecurityEventRow({ event }: { event: SecurityEvent }) {
       <span className="text-red-300">{event.error}</span>
       {attempted && <span className="text-slate-300">tried {attempted}</span>}
       {event.suppressed > 0 && <span className="text-slate-500">(+{event.suppressed} more)</span>}
-      <span className="ml-auto flex gap-1">
-        <button
-          type="button"
-          className={buttonClass.secondary}
-          aria-label={`Pause ${event.offender}`}
-          onClick={() => act(`Pause of ${event.offender}`, () => participant.send({ kind: 'participant/pause', to: [event.offender], payload: { reason: `refused: ${event.error}` } }))}
-        >
-          Pause
-        </button>
-        <button
-          type="button"
-          className={buttonClass.danger}
-          aria-label={`Kick ${event.offender}`}
-          onClick={() => act(`Kick of ${event.offender}`, () => participant.send({ kind: 'space/kick', payload: { participant_id: event.offender, reason: `refused: ${event.error}` } }))}
-        >
-          Kick
-        </button>
-      </span>
+      {known && (
+        <span className="ml-auto flex gap-1">
+          <button
+            type="button"
+            className={buttonClass.secondary}
+            aria-label={`Pause ${event.offender}`}
+            onClick={() => act(`Pause of ${event.offender}`, () => participant.send({ kind: 'participant/pause', to: [event.offender], payload: { reason: `refused: ${event.error}` } }))}
+          >
+            Pause
+          </button>
+          <button
+            type="button"
+            className={buttonClass.danger}
+            aria-label={`Kick ${event.offender}`}
+            onClick={() => act(`Kick of ${event.offender}`, () => participant.send({ kind: 'space/kick', payload: { participant_id: event.offender, reason: `refused: ${event.error}` } }))}
+          >
+            Kick
+          </button>
+        </span>
+      )}
     </li>
   );
 }

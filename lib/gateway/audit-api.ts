@@ -23,7 +23,7 @@ export function createAuditRoute(gateway: Gateway, log: AuditLog) {
     const space = gateway.spaces.get(decodePathSegment(match[1]));
     if (!space) throw new GatewayError('unknown_space', `no space "${match[1]}"`);
     const token = bearer(req);
-    const participant = token ? gateway.authenticate(space, token) : undefined;
+    const participant = token ? gateway.authenticate(space, token, { via: 'http', address: req.socket.remoteAddress }) : undefined;
     const operator = participant && covers(participant.capabilities, { kind: 'capability/grant' });
     if (!token || !(operator || gateway.isAdmin(space, token))) {
       throw new GatewayError('invalid_token', 'the audit log needs the admin token or an operator’s token (unrestricted capability/grant)');

@@ -53,6 +53,13 @@ export interface Session {
   end(close?: CloseInfo): void;
 }
 
+/** Where a presented token came from, for the record of one that authenticates nobody. */
+export interface AuthAttempt {
+  via: 'websocket' | 'http';
+  /** The peer's address, as the socket reports it. */
+  address?: string;
+}
+
 /** How a connection ended: the close code and reason, as the side that closed it gave them. */
 export interface CloseInfo {
   code: number;
@@ -170,9 +177,15 @@ export class Gateway {
   }
 
   /** The participant a bearer token authenticates as in that space, if any. */
-  authenticate(space: Space, token: string): Participant | undefined {
+  /**
+   * The participant a token authenticates. With `attempt` (where a presented token came from), a token that is
+   * neither a participant's nor the admin's is a security event: audited, and told to the space's operators.
+   */
+  authenticate(space: Space, token: string, attempt?: AuthAttempt): Participant | undefined {
     const id = space.tokens.lookup(token);
-    return id === undefined ? undefined : space.participants.get(id);
+    const participant = id === undefined ? undefined : space.participants.get(id);
+    if (!participant && attempt && !this.isAdmin(space, token)) space.reportAuthFailure(attempt);
+    return participant;
   }
 
   /** Whether the token is the space's admin token (the admin API). */

@@ -39,7 +39,7 @@ export function createHttpApi(gateway: Gateway, extraRoutes: HttpRoute[] = []) {
     const space = gateway.resolveSpace(url.searchParams.get('space'));
     if (!space) throw new GatewayError('unknown_space', `no space "${url.searchParams.get('space')}"`);
     const token = bearer(req);
-    const participant = token ? gateway.authenticate(space, token) : undefined;
+    const participant = token ? gateway.authenticate(space, token, { via: 'http', address: req.socket.remoteAddress }) : undefined;
     if (!participant) throw new GatewayError('invalid_token', token ? 'unknown or revoked token' : 'missing Authorization: Bearer token');
     if (participant.id !== pathId) {
       throw new GatewayError('identity_mismatch', `this token authenticates "${participant.id}", not "${pathId}"`);

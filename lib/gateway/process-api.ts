@@ -48,7 +48,7 @@ export function createProcessRoute(gateway: Gateway, audit: AuditSink, control: 
     if (!space) throw new GatewayError('unknown_space', `no space "${spaceId}"`);
     const token = bearer(req);
     const admin = token !== undefined && gateway.isAdmin(space, token);
-    const caller = token && !admin ? gateway.authenticate(space, token) : undefined;
+    const caller = token && !admin ? gateway.authenticate(space, token, { via: 'http', address: req.socket.remoteAddress }) : undefined;
     if (!admin && !caller) throw new GatewayError('invalid_token', token ? 'unknown or revoked token' : 'missing Authorization: Bearer token');
     const processes = control();
 

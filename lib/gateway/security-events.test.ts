@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SECURITY_EVENT_BURST } from './gateway-options';
+import { rejectionOf } from '../sdk/testing';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from './testing';
 
 describe('security events, live', () => {
@@ -45,5 +46,20 @@ describe('security events, live', () => {
     agent.send({ kind: 'space/kick', payload: { participant_id: 'operator' } });
     const next = await operator.next((f) => f.kind === 'system/security-event' && (f.payload.suppressed ?? 0) > 0);
     expect(told.length + next.payload.suppressed + 1).toBe(refusals + 1);
+  });
+
+  it('records a token that authenticates nobody, over the socket or HTTP, and tells operators who cannot see a participant behind it', async () => {
+    const refused = await rejectionOf(joinAs(gw, 'not-a-token-of-anyone', 'space=sec'));
+    expect(refused).toMatchObject({ status: 401 });
+    const told = await operator.kind('system/security-event');
+    expect(told.payload).toMatchObject({ offender: 'unauthenticated (127.0.0.1)', error: 'invalid_token' });
+    const http = await fetch(gw.httpUrl('/participants/agent/messages?space=sec'), { headers: { Authorization: 'Bearer guessed-token-123456' } });
+    expect(http.status).toBe(401);
+    // A missing token is not a guess: nothing to record.
+    expect((await fetch(gw.httpUrl('/participants/agent/messages?space=sec'))).status).toBe(401);
+    expect(gw.audit.query({ space: 'sec', type: 'AUTH_FAILED' }).map((e) => e.details)).toEqual([
+      { via: 'websocket', address: '127.0.0.1' },
+      { via: 'http', address: '127.0.0.1' },
+    ]);
   });
 });

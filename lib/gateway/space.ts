@@ -173,18 +173,45 @@ export class Space {
    * capabilities see what is attempted against them) that `offender` was refused; never the offender, never
    * everyone. At most a few a second per offender: the rest are counted into the next one's `suppressed`.
    */
-  reportSecurityEvent(offender: Participant, event: Omit<SystemSecurityEventPayload, 'offender' | 'suppressed'>): void {
-    const operators = this.online.filter((p) => p !== offender && covers(p.capabilities, { kind: 'capability/grant' })).map((p) => p.id);
-    if (operators.length === 0) return; // the audit log has it
-    let budget = this.securityEventBudget.get(offender.id);
-    if (!budget) this.securityEventBudget.set(offender.id, (budget = { bucket: new TokenBucket(SECURITY_EVENTS_PER_SECOND, SECURITY_EVENT_BURST), suppressed: 0 }));
+  reportSecurityEvent(offender: Participant, event: { error: string; message?: string; attempted_kind?: string; tool?: string; envelope_id?: string }): void {
+    const suppressed = this.withinSecurityBudget(offender.id);
+    if (suppressed === undefined) return;
+    this.tellOperators({ ...event, offender: offender.id, ...(suppressed > 0 && { suppressed }) }, offender.id);
+  }
+
+  /**
+   * A token that authenticates nobody: audited (`AUTH_FAILED`, with where it came from) and told to operators, at
+   * most a few a second per address, so a client guessing tokens cannot flood the log or the operators.
+   */
+  reportAuthFailure(attempt: { via: string; address?: string }): void {
+    const suppressed = this.withinSecurityBudget(`unauthenticated ${attempt.address ?? ''}`);
+    if (suppressed === undefined) return;
+    const counted = suppressed > 0 ? { suppressed } : {};
+    this.audit('AUTH_FAILED', { details: { via: attempt.via, address: attempt.address, ...counted } });
+    this.tellOperators({
+      offender: `unauthenticated${attempt.address ? ` (${attempt.address})` : ''}`,
+      error: 'invalid_token',
+      message: `an unknown or revoked token over ${attempt.via}`,
+      ...counted,
+    });
+  }
+
+  /** Undefined when `key` is over its budget (then counted); else how many went untold before this one. */
+  private withinSecurityBudget(key: string): number | undefined {
+    let budget = this.securityEventBudget.get(key);
+    if (!budget) this.securityEventBudget.set(key, (budget = { bucket: new TokenBucket(SECURITY_EVENTS_PER_SECOND, SECURITY_EVENT_BURST), suppressed: 0 }));
     if (budget.bucket.take() > 0) {
       budget.suppressed++;
-      return;
+      return undefined;
     }
     const suppressed = budget.suppressed;
     budget.suppressed = 0;
-    this.emit('system/security-event', { offender: offender.id, ...event, ...(suppressed > 0 && { suppressed }) }, { to: operators });
+    return suppressed;
+  }
+
+  private tellOperators(payload: SystemSecurityEventPayload, except?: string): void {
+    const operators = this.online.filter((p) => p.id !== except && covers(p.capabilities, { kind: 'capability/grant' })).map((p) => p.id);
+    if (operators.length > 0) this.emit('system/security-event', payload, { to: operators }); // else: the audit log has it
   }
 
   /** Stops the space's own timers (the gateway is closing). */

@@ -79,7 +79,7 @@ export function createWsTransport(gateway: Gateway): WsTransport {
       return rejectUpgrade(socket, 400, 'invalid_cursor', (e as Error).message);
     }
     const token = bearerToken(req, url, BEARER_SUBPROTOCOL_PREFIX);
-    const participant = token === undefined ? undefined : gateway.authenticate(space, token);
+    const participant = token === undefined ? undefined : gateway.authenticate(space, token, { via: 'websocket', address: req.socket.remoteAddress });
     const headerToken = req.headers.authorization !== undefined;
     if (token !== undefined && !participant && headerToken) {
       return rejectUpgrade(socket, 401, 'invalid_token', 'unknown or revoked token');
@@ -111,7 +111,7 @@ export function createWsTransport(gateway: Gateway): WsTransport {
       if (!join) return closeWithError(ws, 'invalid_token', 'the first frame must be a join carrying a token');
       const space = join.space ? gateway.resolveSpace(join.space) : defaultSpace;
       if (!space) return closeWithError(ws, 'unknown_space', `no space "${join.space}"`, CLOSE_CODES.unknown_space);
-      const participant = gateway.authenticate(space, join.token);
+      const participant = gateway.authenticate(space, join.token, { via: 'websocket', address: socket.remoteAddress });
       if (!participant) return closeWithError(ws, 'invalid_token', 'unknown or revoked token');
       if (join.participantId !== undefined && join.participantId !== participant.id) {
         return closeWithError(ws, 'identity_mismatch', `this token does not authenticate "${join.participantId}"`);

@@ -15,6 +15,7 @@ import { GATEWAY_ID } from '../gateway-options';
  * | `ACCESS_REVOKED`       | yes      | `capability/revoke` accepted                       | revoker            | recipient        | `{ grant_id?, capabilities?, removed, reason? }` |
  * | `TOOL_BLOCKED`         | yes      | a refused `mcp/request` whose method is `tools/call` | the sender       | –                | `{ error, attempted_kind, method, tool? }`  |
  * | `ACCESS_DENIED`        | –  (¹)   | any other security refusal (capability_violation, reserved_kind, identity_mismatch, grant_exceeds_own_capabilities, paused/shutdown) | the sender | – | `{ error, attempted_kind }` |
+ * | `AUTH_FAILED`          | –        | a presented token authenticates nobody (upgrade, join frame, HTTP) | –      | –                | `{ via, address, suppressed? }`             |
  * | `PARTICIPANT_INVITED`  | –        | `space/invite` accepted                            | inviter            | invitee          | `{ capabilities, reason? }` (never the token) |
  * | `PARTICIPANT_KICKED`   | –        | `space/kick` accepted                              | kicker             | target           | `{ reason? }`                               |
  * | `PARTICIPANT_PAUSED`   | –        | `participant/pause` accepted                       | sender             | target           | `{ timeout_seconds?, reason? }`             |
@@ -50,6 +51,7 @@ export const AUDIT_EVENT_TYPES = {
   ACCESS_REVOKED: { mgp: true, description: 'Granted capabilities were revoked (`capability/revoke`).' },
   TOOL_BLOCKED: { mgp: true, description: 'A `tools/call` request was refused by access control.' },
   ACCESS_DENIED: { mgp: false, description: 'An envelope was refused by access control (capability, identity, reserved kind, paused).' },
+  AUTH_FAILED: { mgp: false, description: 'A token that authenticates nobody was presented (at most a few a second per address).' },
   PARTICIPANT_INVITED: { mgp: false, description: 'A participant was invited (`space/invite`).' },
   PARTICIPANT_KICKED: { mgp: false, description: 'A participant was removed and its tokens revoked (`space/kick`).' },
   PARTICIPANT_PAUSED: { mgp: false, description: 'A participant was paused (`participant/pause`).' },
