@@ -33,6 +33,8 @@ test('the assistant proposes a bridged tool; its risk shows, and approving it in
   const proposal = page.locator('[data-proposal-id]').filter({ hasText: 'write_file' }).filter({ hasText: 'assistant' }).filter({ hasText: path });
   await expect(proposal).toBeVisible({ timeout: 30_000 });
   await expect(proposal.getByText('risk: dangerous')).toBeVisible();
+  // The control room asked the real server for the current file: there is none, so it is shown as new.
+  await expect(proposal.getByText(/^New file: notes\/agent-\w+\.md does not exist on files yet\.$/)).toBeVisible();
   await proposal.getByRole('button', { name: /^Approve/ }).click();
   await page.getByRole('dialog', { name: 'Run write_file?' }).getByRole('button', { name: /^Run/ }).click();
   await expect(proposal.getByText(/completed/i).first()).toBeVisible({ timeout: 15_000 });

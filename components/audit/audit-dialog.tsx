@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { useSpaceSession } from '@/components/session/space-session';
 import { Dialog } from '@/components/ui/dialog';
 import { downloadText } from '@/components/watch/download-text';
+import { clockTime } from '@/components/watch/format-time';
 import { AUDIT_EVENT_TYPES } from '@/lib/gateway/audit/audit-event';
 import { auditQuery, EMPTY_AUDIT_FILTER, fetchAudit, type AuditEvent, type AuditFilter, type AuditVerification } from './audit-api-client';
 import { useAuditEvents } from './use-audit-events';
@@ -25,6 +26,13 @@ const TEXT_FIELDS: { key: keyof AuditFilter; label: string; placeholder: string;
   { key: 'q', label: 'Search', placeholder: 'text anywhere' },
 ];
 
+/** Today's events by their time, older ones with their date too (the full time is the cell's title). */
+function shortTime(ts: string): string {
+  const time = new Date(ts);
+  const today = new Date().toDateString() === time.toDateString();
+  return today ? clockTime(time.getTime()) : `${time.toLocaleDateString()} ${clockTime(time.getTime())}`;
+}
+
 /** One line of what an event says, for the table. */
 function summary(event: AuditEvent): string {
   const { details } = event;
@@ -34,6 +42,8 @@ function summary(event: AuditEvent): string {
     typeof details.reason === 'string' && `“${details.reason}”`,
     typeof details.attempted_kind === 'string' && `tried ${details.attempted_kind}`,
     typeof details.error === 'string' && details.error,
+    typeof details.address === 'string' && `from ${details.address} over ${String(details.via)}`,
+    typeof details.code === 'number' && `closed ${details.code}`,
   ].filter(Boolean);
   return parts.join(' · ');
 }
@@ -204,8 +214,8 @@ function EventTable({
                 }`}
                 style={{ top: item.start, height: ROW_HEIGHT }}
               >
-                <span role="cell" className="truncate font-mono text-slate-400">
-                  {new Date(event.ts).toLocaleString()}
+                <span role="cell" className="truncate font-mono text-slate-400" title={new Date(event.ts).toLocaleString()}>
+                  {shortTime(event.ts)}
                 </span>
                 <span role="cell" className="truncate font-mono text-slate-100">
                   {event.type}

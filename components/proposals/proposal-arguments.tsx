@@ -14,7 +14,7 @@ export const ProposalArguments = memo(function ProposalArguments({ proposal }: {
   const changes = useMemo(() => embeddedChanges(args), [args]);
   const write = useMemo(() => (changes.length === 0 ? fileWrite(proposal.toolName, args) : undefined), [changes, proposal.toolName, args]);
   const file = useCurrentFile(proposal, write);
-  const fileDiffShown = write !== undefined && (file?.status === 'loaded' || file?.status === 'unreadable');
+  const fileDiffShown = write !== undefined && (file?.status === 'loaded' || file?.status === 'unreadable' || file?.status === 'absent');
 
   const hidden = useMemo(
     () => [...changes.flatMap((c) => c.keys), ...(fileDiffShown && write ? [write.contentKey] : [])],
@@ -56,6 +56,15 @@ function FileDiff({ write, file, target, decided }: { write: FileWrite; file: Cu
           after={write.content}
           label={`${write.path}: ${decided ? `as read from ${target} before the decision` : `current (read from ${target})`} → proposed`}
         />
+      );
+    case 'absent':
+      return (
+        <div className="flex flex-col gap-1">
+          <p className="text-xs text-slate-400">
+            New file: <span className="font-mono">{write.path}</span> does not exist on {target} yet.
+          </p>
+          <TextDiff before="" after={write.content} label={`${write.path}: proposed content`} />
+        </div>
       );
     case 'unreadable':
       return (

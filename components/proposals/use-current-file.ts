@@ -12,7 +12,12 @@ export type CurrentFile =
   | { status: 'unavailable'; why: string }
   | { status: 'loading' }
   | { status: 'loaded'; text: string; at: number }
-  | { status: 'unreadable'; message: string; at: number };
+  | { status: 'unreadable'; message: string; at: number }
+  /** The target says there is no such file: the proposal creates it. */
+  | { status: 'absent'; at: number };
+
+/** How file servers say a file does not exist (Node's ENOENT, as the official filesystem server reports it, and plain words). */
+const NO_SUCH_FILE = /\bENOENT\b|no such file|does not exist|not found/i;
 
 const READ_TIMEOUT_MS = 10_000;
 const CACHE_CAP = 200;
@@ -72,7 +77,9 @@ export function useCurrentFile(proposal: Proposal, write: FileWrite | undefined)
         participant.mcpRequest(target, call, READ_TIMEOUT_MS).then(
           (result): CurrentFile =>
             isRecordValue(result) && result.isError === true
-              ? { status: 'unreadable', message: resultText(result), at: Date.now() }
+              ? NO_SUCH_FILE.test(resultText(result))
+                ? { status: 'absent', at: Date.now() }
+                : { status: 'unreadable', message: resultText(result), at: Date.now() }
               : { status: 'loaded', text: resultText(result), at: Date.now() },
           (error: unknown): CurrentFile => ({ status: 'unreadable', message: error instanceof Error ? error.message : String(error), at: Date.now() }),
         ),
