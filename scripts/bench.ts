@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { benchBridge } from './bench-bridge';
+import { benchRules } from './bench-rules';
 
 const root = process.cwd();
 const loadDir = resolve(process.env.MEW_LOAD ? resolve(process.env.MEW_LOAD, '..') : resolve(root, '../shared/tools/mew-load'));
@@ -138,6 +139,7 @@ async function main() {
 }
 
 await main();
-// The MCP bridge's added latency per tools/call (BENCH_BRIDGE=off skips it).
+// The MCP bridge's added latency per tools/call (BENCH_BRIDGE=off skips it), and the approval rules' decision time.
 if (process.env.BENCH_BRIDGE !== 'off') await benchBridge();
+benchRules();
 process.exit(0);
