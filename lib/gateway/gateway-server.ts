@@ -7,6 +7,7 @@ import type { GatewayLimits } from './gateway-options';
 import type { HistoryStore } from './history-store';
 import { createHttpApi } from './http-api';
 import { createProcessRoute } from './process-api';
+import { createRulesRoute } from './rules-api';
 import type { ProcessControl } from './process-control';
 import { MemoryHistoryStore } from './memory-history-store';
 import { GatewayDatabase } from './persistence/gateway-database';
@@ -73,7 +74,11 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     throw e;
   }
   let processes: ProcessControl | undefined;
-  const http = createHttpApi(gateway, [createAuditRoute(gateway, audit), createProcessRoute(gateway, audit, () => processes)]);
+  const http = createHttpApi(gateway, [
+    createAuditRoute(gateway, audit),
+    createProcessRoute(gateway, audit, () => processes),
+    createRulesRoute(gateway, database, audit),
+  ]);
   const ws = createWsTransport(gateway);
   const fallback = options.fallback ?? ((_req, res) => sendError(res, 'not_found', 'no such endpoint'));
 

@@ -29,6 +29,9 @@ import { GATEWAY_ID } from '../gateway-options';
  * | `PROPOSAL_WITHDRAWN`   | –  (²)   | `mcp/withdraw` of a proposal (its timeout, or its proposer changed its mind) | proposer | –  | `{ trace_id, proposal_id, tool?, reason? }` |
  * | `PROPOSAL_EXECUTED`    | –  (²)   | the `mcp/response` to a fulfilling request: the approved call's outcome | executor | proposer | `{ trace_id, proposal_id, tool?, approved_by, outcome, error?, tool_error? }` |
  * | `CAPABILITIES_CHANGED` | –        | the admin API replaces a participant's capabilities | `admin`           | participant      | `{ before, after }`                         |
+ * | `RULE_CREATED`         | –        | an approval rule is created (rules API)            | operator / `admin` | –                | `{ rule_id, version, name, decision, mode }` |
+ * | `RULE_UPDATED`         | –        | a rule is edited: its next version                 | operator / `admin` | –                | `{ rule_id, version, name, decision, mode }` |
+ * | `RULE_DELETED`         | –        | a rule is deleted                                  | operator / `admin` | –                | `{ rule_id, version, name }`                |
  * | `PROCESS_STARTED`      | –        | an operator starts a launched participant's process | operator / `admin` | participant      | `{}`                                        |
  * | `PROCESS_STOPPED`      | –        | an operator stops one                              | operator / `admin` | participant      | `{}`                                        |
  * | `PROCESS_RESTARTED`    | –        | an operator restarts one                           | operator / `admin` | participant      | `{}`                                        |
@@ -65,6 +68,9 @@ export const AUDIT_EVENT_TYPES = {
   PROPOSAL_WITHDRAWN: { mgp: false, description: 'A proposal was withdrawn by its proposer (`mcp/withdraw`).' },
   PROPOSAL_EXECUTED: { mgp: false, description: 'An approved call was answered: its outcome, success or error.' },
   CAPABILITIES_CHANGED: { mgp: false, description: 'The admin API changed a participant\u2019s capabilities.' },
+  RULE_CREATED: { mgp: false, description: 'An operator created an approval rule.' },
+  RULE_UPDATED: { mgp: false, description: 'An operator changed an approval rule (a new version).' },
+  RULE_DELETED: { mgp: false, description: 'An operator deleted an approval rule.' },
   PROCESS_STARTED: { mgp: false, description: 'An operator started a launched participant\u2019s process.' },
   PROCESS_STOPPED: { mgp: false, description: 'An operator stopped a launched participant\u2019s process.' },
   PROCESS_RESTARTED: { mgp: false, description: 'An operator restarted a launched participant\u2019s process.' },

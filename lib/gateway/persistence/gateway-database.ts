@@ -43,6 +43,17 @@ const SCHEMA = `
     entries   TEXT NOT NULL,
     PRIMARY KEY (space, first_seq)
   ) STRICT, WITHOUT ROWID;
+  -- Approval rules, every version kept (an edit is a new version; a deletion marks the id deleted).
+  CREATE TABLE IF NOT EXISTS approval_rules (
+    space      TEXT NOT NULL,
+    id         TEXT NOT NULL,
+    version    INTEGER NOT NULL,
+    data       TEXT NOT NULL CHECK (json_valid(data)),
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    deleted    INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (space, id, version)
+  ) STRICT;
   -- clean = 1 once a gateway closed after writing everything; 0 while one runs.
   CREATE TABLE IF NOT EXISTS history_epochs (
     space TEXT PRIMARY KEY,

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { approvalRuleInputSchema, type ApprovalRule, type ApprovalRuleInput } from '../../rules/approval-rule';
+import type { GatewayDatabase } from './gateway-database';
+
+interface RuleRow {
+  id: string;
+  version: number;
+  data: string;
+  created_by: string;
+  created_at: string;
+  deleted: number;
+}
+
+/**
+ * A space's approval rules in the gateway's database, every version kept: an edit writes version n+1 of the same
+ * id, a deletion writes a last version marked deleted, so what a rule said when it decided stays on file.
+ * `alsoWrite` runs in the same transaction (the change's audit record).
+ */
+export class RuleRecords {
+  constructor(
+    private readonly database: GatewayDatabase,
+    private readonly space: string,
+  ) {}
+
+  /** The current version of every rule that is not deleted, oldest first. */
+  list(): ApprovalRule[] {
+    const rows = this.database.db
+      .prepare(
+        `SELECT r.* FROM approval_rules r
+         JOIN (SELECT id, max(version) AS version FROM approval_rules WHERE space = ? GROUP BY id) latest
+           ON latest.id = r.id AND latest.version = r.version
+         WHERE r.space = ? AND r.deleted = 0 ORDER BY r.created_at, r.id`,
+      )
+      .all(this.space, this.space) as RuleRow[];
+    return rows.map(toRule);
+  }
+
+  get(id: string): ApprovalRule | undefined {
+    const row = this.latest(id);
+    return row && !row.deleted ? toRule(row) : undefined;
+  }
+
+  create(input: ApprovalRuleInput, by: string, alsoWrite?: (rule: ApprovalRule) => void): ApprovalRule {
+    return this.write(randomUUID(), 1, input, by, false, alsoWrite);
+  }
+
+  /** A new version of rule `id`; undefined when there is no such rule. */
+  update(id: string, input: ApprovalRuleInput, by: string, alsoWrite?: (rule: ApprovalRule) => void): ApprovalRule | undefined {
+    const current = this.get(id);
+    return current && this.write(id, current.version + 1, input, by, false, alsoWrite);
+  }
+
+  /** Marks rule `id` deleted (a last version); undefined when there is no such rule. */
+  remove(id: string, by: string, alsoWrite?: (rule: ApprovalRule) => void): ApprovalRule | undefined {
+    const current = this.get(id);
+    if (!current) return undefined;
+    const { id: _id, version, created_by: _by, created_at: _at, ...input } = current;
+    return this.write(id, version + 1, input, by, true, alsoWrite);
+  }
+
+  private write(id: string, version: number, input: ApprovalRuleInput, by: string, deleted: boolean, alsoWrite?: (rule: ApprovalRule) => void): ApprovalRule {
+    const rule: ApprovalRule = { ...approvalRuleInputSchema.parse(input), id, version, created_by: by, created_at: new Date().toISOString() };
+    const { id: _id, version: _version, created_by, created_at, ...data } = rule;
+    this.database.transaction(() => {
+      this.database.db
+        .prepare('INSERT INTO approval_rules (space, id, version, data, created_by, created_at, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(this.space, id, version, JSON.stringify(data), created_by, created_at, deleted ? 1 : 0);
+      alsoWrite?.(rule);
+    });
+    return rule;
+  }
+
+  private latest(id: string): RuleRow | undefined {
+    return this.database.db.prepare('SELECT * FROM approval_rules WHERE space = ? AND id = ? ORDER BY version DESC LIMIT 1').get(this.space, id) as RuleRow | undefined;
+  }
+}
+
+function toRule(row: RuleRow): ApprovalRule {
+  return { ...approvalRuleInputSchema.parse(JSON.parse(row.data)), id: row.id, version: row.version, created_by: row.created_by, created_at: row.created_at };
+}

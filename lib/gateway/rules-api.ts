@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { covers } from '../capabilities';
+import { validateRule } from '../rules/rule-engine';
+import type { ApprovalRule } from '../rules/approval-rule';
+import type { AuditSink } from './audit-sink';
+import type { Gateway } from './gateway';
+import { GatewayError } from './gateway-error';
+import { bearer, decodePathSegment, readJsonBody, sendJson } from './http-util';
+import type { GatewayDatabase } from './persistence/gateway-database';
+import { RuleRecords } from './persistence/rule-records';
+
+const RULES_PATH = /^\/api\/spaces\/([^/]+)\/rules(?:\/([^/]+))?$/;
+
+/**
+ * The approval rules of a space (`GET`/`POST /api/spaces/{space}/rules`, `PUT`/`DELETE …/rules/{id}`), for operators
+ * only: the admin token, or a participant whose capabilities cover an unrestricted `capability/grant` (who may hand
+ * out any capability may automate handing out decisions). A rule is checked whole before it is saved (its patterns
+ * compiled, its own examples run: `400 invalid_rule` with `issues`); every change is a new version, audited in the
+ * same transaction.
+ */
+export function createRulesRoute(gateway: Gateway, database: GatewayDatabase, audit: AuditSink) {
+  return async function handleRules(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const match = RULES_PATH.exec(url.pathname);
+    if (!match) return false;
+    const space = gateway.spaces.get(decodePathSegment(match[1]));
+    if (!space) throw new GatewayError('unknown_space', `no space "${match[1]}"`);
+    const token = bearer(req);
+    const admin = token !== undefined && gateway.isAdmin(space, token);
+    const caller = token && !admin ? gateway.authenticate(space, token, { via: 'http', address: req.socket.remoteAddress }) : undefined;
+    if (!admin && !(caller && covers(caller.capabilities, { kind: 'capability/grant' }))) {
+      throw new GatewayError('invalid_token', 'approval rules need the admin token or an operator’s token (unrestricted capability/grant)');
+    }
+    const by = admin ? 'admin' : caller!.id;
+    const records = new RuleRecords(database, space.id);
+    const id = match[2] === undefined ? undefined : decodePathSegment(match[2]);
+    const record = (type: 'RULE_CREATED' | 'RULE_UPDATED' | 'RULE_DELETED') => (rule: ApprovalRule) =>
+      audit.recordNow({
+        space: space.id,
+        type,
+        actor: by,
+        details: { rule_id: rule.id, version: rule.version, name: rule.name, decision: rule.decision, mode: rule.mode },
+      });
+
+    const unknown = () => new GatewayError('unknown_rule', `no rule "${id}" in space "${space.id}"`);
+    if (id === undefined && req.method === 'GET') {
+      sendJson(res, 200, { rules: records.list() });
+    } else if (id === undefined && req.method === 'POST') {
+      sendJson(res, 201, { rule: records.create(await validBody(req, space.limits.maxFrameBytes), by, record('RULE_CREATED')) });
+    } else if (id === undefined) {
+      methodNotAllowed(res, 'GET, POST');
+    } else if (req.method === 'GET') {
+      sendJson(res, 200, { rule: records.get(id) ?? throwing(unknown()) });
+    } else if (req.method === 'PUT') {
+      sendJson(res, 200, { rule: records.update(id, await validBody(req, space.limits.maxFrameBytes), by, record('RULE_UPDATED')) ?? throwing(unknown()) });
+    } else if (req.method === 'DELETE') {
+      const rule = records.remove(id, by, record('RULE_DELETED')) ?? throwing(unknown());
+      sendJson(res, 200, { deleted: id, version: rule.version });
+    } else {
+      methodNotAllowed(res, 'GET, PUT, DELETE');
+    }
+    return true;
+  };
+}
+
+function throwing(error: Error): never {
+  throw error;
+}
+
+async function validBody(req: IncomingMessage, limit: number) {
+  const result = validateRule(await readJsonBody(req, limit));
+  if (!result.ok) {
+    const first = result.issues[0];
+    throw new GatewayError('invalid_rule', `invalid rule: ${first.path.join('.') || '(rule)'}: ${first.message}`, { issues: result.issues });
+  }
+  return result.rule;
+}
+
+function methodNotAllowed(res: ServerResponse, allow: string): never {
+  res.setHeader('Allow', allow);
+  throw new GatewayError('method_not_allowed', `use ${allow}`);
+}
