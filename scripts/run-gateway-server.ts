@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { createGatewayServer, DATABASE_FILE, gatewayEnv, PersistenceError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
+import { RuleSupervisor } from '../lib/automation/rule-supervisor';
 import { demoLaunchSpecs } from '../lib/demo';
 import { participantsToLaunch, SpaceLauncher } from '../lib/launcher/space-launcher';
 
@@ -72,9 +73,31 @@ export async function runGatewayServer(
     }
     console.log(`  demo agents started (logs: ${join(env.dataDir, DEMO_SPACE_ID, 'logs')})`);
   }
+  // Each space that names a supervisor gets one applying its approval rules, recompiled whenever they change.
+  const supervisors = new Map<string, RuleSupervisor>();
+  for (const config of gatewayServer.configs) {
+    const space = gatewayServer.gateway.spaces.get(config.id);
+    const supervisorId = config.supervisor;
+    if (!space || !supervisorId) continue;
+    const token = config.participants.find((p) => p.id === supervisorId)?.tokens?.[0] ?? space.services.records.mintedTokens()[supervisorId];
+    if (!token) continue;
+    const supervisor = new RuleSupervisor({
+      gateway: `ws://${base}/ws`,
+      space: config.id,
+      token,
+      rules: () => gatewayServer.rules(config.id).list(),
+      log: (line) => console.error(`[${config.id}/${supervisorId}] ${line}`),
+    });
+    supervisors.set(config.id, supervisor);
+    void supervisor.connect().catch((error: Error) => console.error(`[${config.id}/${supervisorId}] could not join: ${error.message}`));
+    console.log(`  ${config.id}/${supervisorId}: applies the space's approval rules`);
+  }
+  gatewayServer.onRulesChanged((space) => supervisors.get(space)?.reload());
+
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void (async () => {
+        for (const supervisor of supervisors.values()) supervisor.disconnect();
         await launcher.stopAll();
         await gatewayServer.close();
         process.exit(0);

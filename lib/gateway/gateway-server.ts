@@ -8,6 +8,7 @@ import type { HistoryStore } from './history-store';
 import { createHttpApi } from './http-api';
 import { createProcessRoute } from './process-api';
 import { createRulesRoute } from './rules-api';
+import { RuleRecords } from './persistence/rule-records';
 import type { ProcessControl } from './process-control';
 import { MemoryHistoryStore } from './memory-history-store';
 import { GatewayDatabase } from './persistence/gateway-database';
@@ -45,6 +46,10 @@ export interface GatewayServer {
   listen(port: number, host: string): Promise<number>;
   /** Serves the process endpoints (`/api/spaces/{space}/processes`) from whoever runs the launched participants. */
   useProcesses(control: ProcessControl): void;
+  /** A space's approval rules, as stored. */
+  rules(space: string): RuleRecords;
+  /** Told when a space's rules change through the API; returns the way to stop listening. */
+  onRulesChanged(listener: (space: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -74,10 +79,11 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     throw e;
   }
   let processes: ProcessControl | undefined;
+  const rulesListeners = new Set<(space: string) => void>();
   const http = createHttpApi(gateway, [
     createAuditRoute(gateway, audit),
     createProcessRoute(gateway, audit, () => processes),
-    createRulesRoute(gateway, database, audit),
+    createRulesRoute(gateway, database, audit, (space) => rulesListeners.forEach((listener) => listener(space))),
   ]);
   const ws = createWsTransport(gateway);
   const fallback = options.fallback ?? ((_req, res) => sendError(res, 'not_found', 'no such endpoint'));
@@ -119,6 +125,11 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       }),
     useProcesses: (control) => {
       processes = control;
+    },
+    rules: (space) => new RuleRecords(database, space),
+    onRulesChanged: (listener) => {
+      rulesListeners.add(listener);
+      return () => rulesListeners.delete(listener);
     },
     close: async () => {
       await ws.close();

@@ -18,7 +18,7 @@ const RULES_PATH = /^\/api\/spaces\/([^/]+)\/rules(?:\/([^/]+))?$/;
  * compiled, its own examples run: `400 invalid_rule` with `issues`); every change is a new version, audited in the
  * same transaction.
  */
-export function createRulesRoute(gateway: Gateway, database: GatewayDatabase, audit: AuditSink) {
+export function createRulesRoute(gateway: Gateway, database: GatewayDatabase, audit: AuditSink, changed: (space: string) => void = () => undefined) {
   return async function handleRules(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const match = RULES_PATH.exec(url.pathname);
     if (!match) return false;
@@ -46,15 +46,18 @@ export function createRulesRoute(gateway: Gateway, database: GatewayDatabase, au
       sendJson(res, 200, { rules: records.list() });
     } else if (id === undefined && req.method === 'POST') {
       sendJson(res, 201, { rule: records.create(await validBody(req, space.limits.maxFrameBytes), by, record('RULE_CREATED')) });
+      changed(space.id);
     } else if (id === undefined) {
       methodNotAllowed(res, 'GET, POST');
     } else if (req.method === 'GET') {
       sendJson(res, 200, { rule: records.get(id) ?? throwing(unknown()) });
     } else if (req.method === 'PUT') {
       sendJson(res, 200, { rule: records.update(id, await validBody(req, space.limits.maxFrameBytes), by, record('RULE_UPDATED')) ?? throwing(unknown()) });
+      changed(space.id);
     } else if (req.method === 'DELETE') {
       const rule = records.remove(id, by, record('RULE_DELETED')) ?? throwing(unknown());
       sendJson(res, 200, { deleted: id, version: rule.version });
+      changed(space.id);
     } else {
       methodNotAllowed(res, 'GET, PUT, DELETE');
     }

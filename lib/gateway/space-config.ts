@@ -45,6 +45,8 @@ const spaceConfigSchema = z.strictObject({
   defaults: z.strictObject({ capabilities: z.array(capabilityInput).optional() }).optional(),
   /** The participant whose sign-in URL the server prints at start (the human supervisor of the control room). */
   dashboard: z.strictObject({ sign_in_as: z.string() }).optional(),
+  /** The participant the server runs to apply the space's approval rules (it needs mcp/request and mcp/reject). */
+  automation: z.strictObject({ supervisor: z.string() }).optional(),
   /** Tokens of the admin API (`/admin/spaces/{space}/...`). Omitted: one is minted and kept in the data directory. */
   admin: z.strictObject({ tokens: z.array(z.string().min(1, 'a token cannot be empty')).optional() }).optional(),
   /** The gateway's limits in snake_case (`max_frame_bytes`…), checked by `gatewayLimitsSchema`. */
@@ -69,6 +71,8 @@ export interface SpaceConfig {
   adminTokens?: string[];
   /** Participant id the printed sign-in URL authenticates as. */
   signInAs?: string;
+  /** Participant id the server runs to apply the approval rules. */
+  supervisor?: string;
   /** Where it was loaded from, for messages; undefined when built in code. */
   source?: string;
 }
@@ -138,6 +142,9 @@ export function parseSpaceConfig(
       ...((p?.command !== undefined || p?.bridge !== undefined || p?.mcp_server !== undefined || p?.agent !== undefined) && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
     };
   });
+  if (cfg.automation && !participants.some((p) => p.id === cfg.automation!.supervisor)) {
+    throw new SpaceConfigError(source, ['automation', 'supervisor'], `"${cfg.automation.supervisor}" is not a participant of this space`);
+  }
   if (cfg.dashboard && !participants.some((p) => p.id === cfg.dashboard!.sign_in_as)) {
     throw new SpaceConfigError(source, ['dashboard', 'sign_in_as'], `"${cfg.dashboard.sign_in_as}" is not a participant of this space`);
   }
@@ -148,6 +155,7 @@ export function parseSpaceConfig(
     limits: parseLimits(cfg.limits ?? {}, source),
     adminTokens: cfg.admin?.tokens,
     signInAs: cfg.dashboard?.sign_in_as,
+    supervisor: cfg.automation?.supervisor,
     source,
   };
 }
