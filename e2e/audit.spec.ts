@@ -118,3 +118,23 @@ test('a capability violation by an agent shows on its card and in the operatorâ€
   await refusal.getByRole('button', { name: 'Pause agent' }).click();
   await expect(agentCard.getByText(/^Paused/)).toBeVisible();
 });
+
+test('an approval rule decides in the server: the agentâ€™s matching proposal is approved with no click, and the card says by whom', async ({ page, request }) => {
+  const created = await request.post('/api/spaces/e2e/rules', {
+    headers: { Authorization: `Bearer ${E2E_TOKENS.human}` },
+    data: { name: `notes ${u}`, decision: 'approve', match: { proposer: 'agent', tool: 'note_down', arguments: { text: `auto ${u}*` } } },
+  });
+  expect(created.status()).toBe(201);
+  const { rule } = (await created.json()) as { rule: { id: string } };
+  try {
+    await page.goto(signInUrl());
+    await expect(page.getByTestId('connection-status')).toHaveText('Live');
+    const result = await agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'note_down', arguments: { text: `auto ${u} one` } } }, 20_000);
+    expect(result).toMatchObject({ content: [{ text: `Noted: auto ${u} one` }] });
+    const card = queue(page).getByRole('article', { name: 'note_down' }).filter({ hasText: `auto ${u} one` });
+    await expect(card.getByText('completed', { exact: true })).toBeVisible();
+    await expect(card.getByText(/Approved by rules/)).toBeVisible();
+  } finally {
+    await request.delete(`/api/spaces/e2e/rules/${rule.id}`, { headers: { Authorization: `Bearer ${E2E_TOKENS.human}` } });
+  }
+});

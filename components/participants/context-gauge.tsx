@@ -30,8 +30,7 @@ export function ContextGauge({ participant }: { participant: string }) {
   const reported = telemetry?.latest.payload.messages_in_context;
   const messages = typeof reported === 'number' ? reported : undefined;
 
-  // A participant without a context window (a tool server) reports other things only: nothing to gauge.
-  if (!gauge) return telemetry ? null : <p className="text-xs text-slate-500">No context report yet</p>;
+  if (!gauge) return <p className="text-xs text-slate-500">No context report yet</p>;
   const percent = Math.round(gauge.ratio * 100);
   const level = LEVEL[gauge.level];
   const text = `${full.format(gauge.tokens)} of ${full.format(gauge.maxTokens)} tokens, ${percent}% (${level.word})`;

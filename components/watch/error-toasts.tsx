@@ -15,8 +15,8 @@ function describe(notice: ErrorNotice): string {
 /**
  * Turns the gateway's `system/error`s addressed to me into toasts, each once: the queue is drained whenever its
  * sequence number moves (a length could return to the same value between renders and hide a new error).
- * Errors older than this page's first welcome (gateway clock on both sides) arrive with the history catch-up:
- * they answered a previous page's sends, so they are drained without a toast.
+ * Errors that arrive before this page's first welcome, or are older than it, come with the history catch-up: they
+ * answered a previous page's sends, so they are drained without a toast.
  */
 export function ErrorToasts() {
   const { store } = useSpaceSession();
@@ -28,7 +28,8 @@ export function ErrorToasts() {
     firstWelcome.current ??= state.connection.welcomedAt;
     const since = firstWelcome.current;
     for (const notice of state.takeErrors()) {
-      if (since !== undefined && notice.at < since) continue;
+      // Before the first welcome everything is catch-up (the gateway sends nothing else before it).
+      if (since === undefined || notice.at < since) continue;
       toast.error(`Refused by the gateway: ${notice.error}`, { id: notice.id, description: describe(notice) });
     }
   }, [lastSeq, store]);
