@@ -47,6 +47,7 @@ export {
   OutboundQueueFullError,
   ParticipantPausedError,
   ProposalRejectedError,
+  RequestCancelledError,
   RequestTimeoutError,
 } from './sdk-errors';
 export * from './sdk-defaults';
