@@ -313,6 +313,7 @@ test('two proposals both stay pending and visible, oldest first; j/k, x and batc
   await page.keyboard.press('j');
   await expect(card(page, 'write_file', `second-${u}.txt`)).toHaveAttribute('aria-current', 'true');
   await page.keyboard.press('x');
+  await expect(queue(page).getByText('1 selected')).toBeVisible();
   await page.keyboard.press('k');
   await expect(card(page, 'write_file', `first-${u}.txt`)).toHaveAttribute('aria-current', 'true');
   await page.keyboard.press('x');
