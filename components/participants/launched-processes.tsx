@@ -2,22 +2,13 @@
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useSpaceSession } from '@/components/session/space-session';
+import type { ProcessReport } from '@/lib/gateway/process-control';
 
 /** How often the rail asks the server how launched participants' processes are doing (while the tab is visible). */
 const PROCESS_POLL_MS = 2_000;
 
 /** A launched participant's process, as `GET /api/spaces/{space}/processes` reports it. */
-export interface LaunchedProcess {
-  participant: string;
-  state: 'starting' | 'running' | 'restarting' | 'crashed' | 'exited' | 'stopped';
-  pid?: number;
-  restarts: number;
-  lastExit?: { code: number | null; signal: string | null; at: number };
-  restartAt?: number;
-  /** Only for those who may control it. */
-  tail?: string[];
-  log_file?: string;
-}
+export type LaunchedProcess = ProcessReport;
 
 export type ProcessAction = 'start' | 'stop' | 'restart';
 

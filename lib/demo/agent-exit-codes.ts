@@ -1,3 +1,4 @@
+import { RUNNER_EXIT_CODES } from '../launcher/runner-exit-codes';
 import type { AgentExit } from './agent-runtime';
 
 /**
@@ -8,13 +9,13 @@ export const AGENT_EXIT_CODES = {
   /** Stopped on purpose (SIGTERM/SIGINT): not restarted. */
   stopped: 0,
   /** Bad command line or environment (EX_USAGE): restarting cannot help, not restarted. */
-  usage: 64,
+  usage: RUNNER_EXIT_CODES.usage,
   /** The agent's own loop failed (EX_SOFTWARE): a crash, restarted with backoff. */
   crashed: 70,
   /** `participant/restart` asked for a fresh start (EX_TEMPFAIL): restarted at once. */
   restartRequested: 75,
   /** The gateway refused us for good: bad token, kicked, unknown space (EX_NOPERM): not restarted. */
-  connectionRefused: 77,
+  connectionRefused: RUNNER_EXIT_CODES.refused,
 } as const;
 
 /** Codes after which the supervisor leaves the agent down. */

@@ -4,7 +4,7 @@ import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
 import { bearer, decodePathSegment, sendJson } from './http-util';
 import type { Participant } from './participant';
-import type { ProcessControl, ProcessView } from './process-control';
+import type { ProcessControl, ProcessReport, ProcessView } from './process-control';
 import type { Space } from './space';
 
 const PROCESSES_PATH = /^\/api\/spaces\/([^/]+)\/processes(?:\/([^/]+)\/(start|stop|restart))?$/;
@@ -77,7 +77,7 @@ function mayControl(caller: Participant, action: ProcessAction): boolean {
   return caller.compiled.matches({ kind: ACTION_KIND[action], payload: {} });
 }
 
-function describe(participantId: string, process: ProcessView, withLog: boolean) {
+function describe(participantId: string, process: ProcessView, withLog: boolean): ProcessReport {
   const { tail, logFile, ...state } = process;
   return { participant: participantId, ...state, ...(withLog && { tail, log_file: logFile }) };
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import type { ProcessState } from '../gateway/process-control';
 import type { RestartPolicyName } from './launch-spec';
 
 /** How a process that ended is started again. Times in ms. */
@@ -32,12 +33,7 @@ export const DEFAULT_BACKOFF: Readonly<Backoff> = Object.freeze({
 /** Waiting between SIGTERM and SIGKILL when stopping. */
 export const STOP_GRACE_MS = 3_000;
 
-/**
- * `starting`/`running`: a process is up (running once it has stayed up a moment); `restarting`: waiting out a backoff;
- * `crashed`: it failed and is left down (policy, or too many restarts); `exited`: it ended cleanly and is left down;
- * `stopped`: by `stop()`.
- */
-export type ProcessState = 'starting' | 'running' | 'restarting' | 'crashed' | 'exited' | 'stopped';
+export type { ProcessState };
 
 export interface ProcessSpec {
   /** For messages: `[name] …`. */
