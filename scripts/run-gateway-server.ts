@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { createGatewayServer, DATABASE_FILE, gatewayEnv, PersistenceError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
+import { createGatewayServer, DATABASE_FILE, GATEWAY_ID, gatewayEnv, PersistenceError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
 import { RuleSupervisor } from '../lib/automation/rule-supervisor';
+import { ruleAuditRecord } from '../lib/gateway/rules-api';
 import { demoLaunchSpecs } from '../lib/demo';
 import { participantsToLaunch, SpaceLauncher } from '../lib/launcher/space-launcher';
 
@@ -75,17 +76,27 @@ export async function runGatewayServer(
   }
   // Each space that names a supervisor gets one applying its approval rules, recompiled whenever they change.
   const supervisors = new Map<string, RuleSupervisor>();
+  /** Rules bound to a session end with it (a participant's when it leaves; every one at start, when none is left). */
+  const endSessions = (space: string, participant?: string) => {
+    const ended = gatewayServer.rules(space).endSessions(participant, GATEWAY_ID, ruleAuditRecord(gatewayServer.audit, space, 'RULE_DELETED', GATEWAY_ID, 'session ended'));
+    if (ended > 0) supervisors.get(space)?.reload();
+  };
   for (const config of gatewayServer.configs) {
     const space = gatewayServer.gateway.spaces.get(config.id);
     const supervisorId = config.supervisor;
     if (!space || !supervisorId) continue;
     const token = config.participants.find((p) => p.id === supervisorId)?.tokens?.[0] ?? space.services.records.mintedTokens()[supervisorId];
     if (!token) continue;
+    endSessions(config.id);
+    const records = gatewayServer.rules(config.id);
     const supervisor = new RuleSupervisor({
       gateway: `ws://${base}/ws`,
       space: config.id,
       token,
-      rules: () => gatewayServer.rules(config.id).list(),
+      rules: () => records.list(),
+      timeouts: config.timeouts,
+      onRuleEvent: (rule, event, proposal) => records.recordEvent(rule, event, proposal.id),
+      onParticipantLeft: (participant) => endSessions(config.id, participant),
       log: (line) => console.error(`[${config.id}/${supervisorId}] ${line}`),
     });
     supervisors.set(config.id, supervisor);

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../gateway/testing';
-import { approvalRuleInputSchema, type ApprovalRule, type ApprovalRuleInput } from '../rules/approval-rule';
+import { approvalRuleInputSchema, type ApprovalRule, type ApprovalRuleInput, type RuleEventType } from '../rules/approval-rule';
 import type { RuleOutcome } from '../rules/rule-engine';
 import type { MEWParticipant } from '../sdk/mew-participant';
 import { ProposalRejectedError } from '../sdk/sdk-errors';
 import { participantFactory, rejectionOf } from '../sdk/testing';
-import { RuleSupervisor } from './rule-supervisor';
+import { RuleSupervisor, type RuleSupervisorOptions } from './rule-supervisor';
 
 const SPACE = 'auto';
 let ids = 0;
@@ -25,6 +25,21 @@ describe('RuleSupervisor', () => {
   let supervisor: RuleSupervisor;
   const decisions: RuleOutcome[] = [];
   const calls: string[] = [];
+  const events: [string, RuleEventType, string][] = [];
+
+  async function startSupervisor(options: Partial<RuleSupervisorOptions> = {}) {
+    const started = new RuleSupervisor({
+      gateway: gw.wsUrl(),
+      space: SPACE,
+      token: tokenOf('rules'),
+      rules: () => rules,
+      onDecision: (_p, outcome) => decisions.push(outcome),
+      onRuleEvent: (r, event, proposal) => events.push([r.name, event, proposal.id]),
+      ...options,
+    });
+    await started.connect();
+    return started;
+  }
 
   beforeEach(async () => {
     gw = await startTestGateway(
@@ -33,7 +48,7 @@ describe('RuleSupervisor', () => {
         agent: [{ kind: ['mcp/proposal', 'mcp/withdraw', 'mcp/response', 'chat'] }],
         tools: [{ kind: 'mcp/response' }],
         rules: [{ kind: ['mcp/request', 'mcp/reject', 'chat'] }],
-      }),
+      }, { automation: { supervisor: 'rules' } }),
     );
     participants = participantFactory(SPACE, () => gw.wsUrl(), tokenOf);
     const tools = participants.create('tools', { autoDiscovery: false });
@@ -43,8 +58,8 @@ describe('RuleSupervisor', () => {
     rules = [];
     decisions.length = 0;
     calls.length = 0;
-    supervisor = new RuleSupervisor({ gateway: gw.wsUrl(), space: SPACE, token: tokenOf('rules'), rules: () => rules, onDecision: (_p, outcome) => decisions.push(outcome) });
-    await supervisor.connect();
+    events.length = 0;
+    supervisor = await startSupervisor();
     agent = await participants.connect('agent', { autoDiscovery: false });
   });
   afterEach(async () => {
@@ -102,5 +117,78 @@ describe('RuleSupervisor', () => {
     expect(calls).toEqual([]);
     agent.disconnect();
     await pending.catch(() => undefined);
+  });
+
+  it('names the rule and version on each decision: the space sees it, and the audit records it for the supervisor only', async () => {
+    rules.push({ ...rule({ name: 'notes', decision: 'approve', match: { tool: 'note_down', arguments: { text: 'ok*' } } }), version: 3 });
+    rules.push(rule({ name: 'no drafts', decision: 'reject', reason: 'drafts stay local', match: { tool: 'note_down', arguments: { text: 'draft*' } } }));
+    supervisor.reload();
+    const lead = await participants.connect('lead', { autoDiscovery: false });
+    const seen = new Set<string>();
+    lead.on('proposal', (p) => seen.add(p.id));
+    await propose('note_down', 'ok then');
+    await rejectionOf(propose('note_down', 'draft one'));
+    const [approved, rejected] = [...seen];
+    await expect.poll(() => lead.proposals.get(rejected)?.rejections.length).toBe(1);
+    expect(lead.proposals.get(approved)!.fulfilment).toMatchObject({ by: 'rules', edited: false, rule: { id: rules[0].id, version: 3, name: 'notes' } });
+    expect(lead.proposals.get(rejected)!.rejections[0]).toMatchObject({ by: 'rules', reason: 'drafts stay local', rule: { id: rules[1].id, version: 1, name: 'no drafts' } });
+    await expect
+      .poll(() => gw.audit.query({ space: SPACE, type: ['PROPOSAL_FULFILLED', 'PROPOSAL_REJECTED'] }).map((e) => [e.type, e.actor, e.details.rule]))
+      .toEqual([
+        ['PROPOSAL_FULFILLED', 'rules', { id: rules[0].id, version: 3, name: 'notes' }],
+        ['PROPOSAL_REJECTED', 'rules', { id: rules[1].id, version: 1, name: 'no drafts' }],
+      ]);
+    expect(events).toEqual([
+      ['notes', 'hit', approved],
+      ['no drafts', 'hit', rejected],
+    ]);
+
+    // Anyone else naming a rule on a decision is not taken at its word.
+    rules.length = 0;
+    supervisor.reload();
+    const waiting = propose('note_down', 'by hand');
+    await expect.poll(() => lead.proposals.pending().length).toBe(1);
+    const [mine] = lead.proposals.pending();
+    await lead.proposals.fulfil(mine.id, { call: { method: 'tools/call', params: { ...(mine.params as object), _meta: { 'mew/rule': { id: 'forged', version: 1, name: 'forged' } } } } }).outcome;
+    await waiting;
+    await expect.poll(() => gw.audit.query({ space: SPACE, type: ['PROPOSAL_FULFILLED'] }).length).toBe(2);
+    expect(gw.audit.query({ space: SPACE, type: ['PROPOSAL_FULFILLED'] }).find((e) => e.actor === 'lead')?.details.rule).toBeUndefined();
+  });
+
+  it('flags a shadow rule that would have approved what a human then rejected', async () => {
+    rules.push(rule({ name: 'trial', decision: 'approve', mode: 'shadow', match: { tool: 'note_down' } }));
+    supervisor.reload();
+    const lead = await participants.connect('lead', { autoDiscovery: false });
+    const pending = rejectionOf(propose('note_down', 'risky'));
+    await expect.poll(() => lead.proposals.pending().length).toBe(1);
+    const [proposal] = lead.proposals.pending();
+    lead.proposals.reject(proposal.id, 'unsafe');
+    await pending;
+    await expect.poll(() => events).toEqual([
+      ['trial', 'shadow_hit', proposal.id],
+      ['trial', 'shadow_conflict', proposal.id],
+    ]);
+  });
+
+  it('rejects with reason timeout, or escalates, what nobody decides in time (by risk level, or the ask rule’s own timeout)', async () => {
+    supervisor.disconnect();
+    supervisor = await startSupervisor({ timeouts: { moderate: { after_seconds: 0.2, action: 'reject' }, dangerous: { after_seconds: 0.2, action: 'escalate' } } });
+    const lead = await participants.connect('lead', { autoDiscovery: false });
+    const timedOut = await rejectionOf(propose('note_down', 'no one looks'));
+    expect(timedOut).toMatchObject({ rejectedBy: 'rules', reason: 'timeout' });
+
+    const urgent = propose('wipe', 'everything');
+    await expect.poll(() => lead.proposals.pending()[0]?.escalation?.waitedSeconds).toBe(0.2);
+    expect(lead.proposals.pending()[0].state).toBe('pending');
+    // An escalation is no new proposal: it is not put to the rules again.
+    expect(decisions).toHaveLength(2);
+
+    // An ask rule's own timeout wins over the risk level's.
+    rules.push(rule({ name: 'ask about lists', decision: 'ask', match: { arguments: { text: 'list*' } }, timeout: { after_seconds: 0.2, action: 'escalate' } }));
+    supervisor.reload();
+    const asked = propose('note_down', 'list it');
+    await expect.poll(() => lead.proposals.pending().find((p) => p.arguments && (p.arguments as { text: string }).text === 'list it')?.escalation).toBeTruthy();
+    agent.disconnect();
+    await Promise.all([urgent, asked].map((p) => p.catch(() => undefined)));
   });
 });

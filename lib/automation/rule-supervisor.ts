@@ -1,22 +1,39 @@
+import { BoundedMap } from '../collections/bounded-map';
+import { withRuleRef, type RuleRef } from '../protocol';
 import { MEWParticipant, type MEWParticipantOptions } from '../sdk/mew-participant';
 import type { Proposal } from '../sdk/model/proposals-slice';
-import type { ApprovalRule } from '../rules/approval-rule';
-import { RuleEngine, type RuleOutcome } from '../rules/rule-engine';
+import type { ApprovalRule, ProposalTimeout, RuleEventType, TimeoutPolicy } from '../rules/approval-rule';
+import { RuleEngine, type ProposalRisk, type RuleOutcome } from '../rules/rule-engine';
+
+/** Proposals whose shadow approvals the supervisor remembers, the oldest forgotten first. */
+const REMEMBERED_PROPOSALS = 5_000;
 
 export interface RuleSupervisorOptions extends Omit<MEWParticipantOptions, 'autoDiscovery'> {
   /** The space's current rules (read again on `reload`). */
   rules(): ApprovalRule[];
+  /** What happens to proposals nobody decides in time, by risk level (config `automation.timeouts`). */
+  timeouts?: TimeoutPolicy;
   /** Told of every decision a rule made or would have made (shadow), for logs and tests. */
   onDecision?(proposal: Proposal, outcome: RuleOutcome): void;
+  /** Told what each rule did (a decision, a shadow decision, a shadow approval a human then rejected): the rules' stats. */
+  onRuleEvent?(rule: ApprovalRule, event: RuleEventType, proposal: Proposal): void;
+  /** A participant left the space: the rules bound to its session end. */
+  onParticipantLeft?(participant: string): void;
   log?(line: string): void;
 }
+
+const refOf = (rule: ApprovalRule): RuleRef => ({ id: rule.id, version: rule.version, name: rule.name });
+const describeRule = (rule: ApprovalRule) => `rule "${rule.name}" (v${rule.version})`;
 
 /**
  * The participant that applies a space's approval rules, running inside the server but joined through the gateway
  * like anyone (its capabilities are the config's: fulfilling and rejecting proposals, nothing else). Each pending
  * proposal is decided the moment it arrives: fulfilled when an approve rule wins, rejected with the rule's reason
- * (and a chat naming the rule) when a reject rule wins, left to humans otherwise. A tool's MGP risk comes from the
+ * (and a chat naming the rule) when a reject rule wins, left to humans otherwise; each decision names its rule
+ * (`withRuleRef`), so cards and the audit say which rule and version decided. A tool's MGP risk comes from the
  * target's `tools/list`; when it cannot be read the tool counts as dangerous, so no rule approves it unseen.
+ * A proposal left to humans gets the timeout of its `ask` rule or of its risk level: rejected (`timeout`) or
+ * escalated (a chat correlated to it that marks it urgent) when nobody decides in time.
  *
  * @example
  * const supervisor = new RuleSupervisor({ gateway, space: 'demo', token, rules: () => records.list() });
@@ -25,14 +42,19 @@ export interface RuleSupervisorOptions extends Omit<MEWParticipantOptions, 'auto
 export class RuleSupervisor {
   readonly participant: MEWParticipant;
   private engine: RuleEngine;
+  /** Shadow approve rules per proposal: if a human rejects it, those rules are flagged. */
+  private readonly shadowApprovals = new BoundedMap<string, ApprovalRule[]>(REMEMBERED_PROPOSALS);
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(private readonly options: RuleSupervisorOptions) {
-    const { rules, onDecision: _onDecision, log: _log, ...participant } = options;
+    const { rules, timeouts: _timeouts, onDecision: _onDecision, onRuleEvent: _onRuleEvent, onParticipantLeft, log: _log, ...participant } = options;
     this.engine = new RuleEngine(rules());
     this.participant = new MEWParticipant({ ...participant, autoDiscovery: false });
     this.participant.on('proposal', (proposal) => {
       if (proposal.state === 'pending') void this.decide(proposal);
+      else this.settled(proposal);
     });
+    if (onParticipantLeft) this.participant.on('participant-leave', ({ id }) => onParticipantLeft(id));
   }
 
   connect(): Promise<void> {
@@ -40,6 +62,8 @@ export class RuleSupervisor {
   }
 
   disconnect(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
     this.participant.disconnect();
   }
 
@@ -52,30 +76,76 @@ export class RuleSupervisor {
   private async decide(proposal: Proposal): Promise<void> {
     const facts = { proposer: proposal.proposer, targets: [...proposal.targets], method: proposal.method, tool: proposal.toolName, arguments: proposal.arguments };
     const engine = this.engine;
-    if (engine.size === 0) return;
-    // A tool call's risk decides whether an approve rule may act; other methods carry none.
+    // A tool call's risk decides whether an approve rule may act (and which timeout applies); other methods carry none.
     const risk = proposal.toolName === undefined ? undefined : await this.riskOf(proposal);
-    const outcome = engine.decide(facts, Date.now(), risk);
+    const outcome = engine.size === 0 ? { decision: 'none' as const, shadow: [] } : engine.decide(facts, Date.now(), risk);
     this.options.onDecision?.(proposal, outcome);
+    for (const { rule } of outcome.shadow) this.options.onRuleEvent?.(rule, 'shadow_hit', proposal);
+    const shadowApprovals = outcome.shadow.filter((s) => s.decision === 'approve').map((s) => s.rule);
+    if (shadowApprovals.length > 0) this.shadowApprovals.set(proposal.id, shadowApprovals);
     const { rule } = outcome;
-    if (!rule || this.participant.proposals.get(proposal.id)?.state !== 'pending') return;
-    const by = `rule "${rule.name}" (v${rule.version})`;
+    if (this.participant.proposals.get(proposal.id)?.state !== 'pending') return;
+    if (rule) this.options.onRuleEvent?.(rule, 'hit', proposal);
+    if (!rule || outcome.decision === 'ask') return this.startTimeout(proposal, rule?.timeout ?? this.timeoutFor(risk));
     try {
       if (outcome.decision === 'approve') {
-        await this.participant.proposals.fulfil(proposal.id).outcome;
-      } else if (outcome.decision === 'reject') {
-        this.participant.proposals.reject(proposal.id, rule.reason ?? 'policy', `Rejected by ${by}${rule.reason ? `: ${rule.reason}` : ''}.`);
+        const call = { method: proposal.method, params: withRuleRef(proposal.params, refOf(rule)) };
+        await this.participant.proposals.fulfil(proposal.id, { call }).outcome;
+      } else {
+        const why = `Rejected by ${describeRule(rule)}${rule.reason ? `: ${rule.reason}` : ''}.`;
+        this.participant.proposals.reject(proposal.id, rule.reason ?? 'policy', why, { rule: refOf(rule) });
       }
     } catch (error) {
-      this.options.log?.(`${by} could not ${outcome.decision} ${proposal.id}: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log?.(`${describeRule(rule)} could not ${outcome.decision} ${proposal.id}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** A proposal left pending: its timeout stops; a human's rejection flags the shadow rules that would have approved it. */
+  private settled(proposal: Proposal): void {
+    const timer = this.timers.get(proposal.id);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(proposal.id);
+    const shadow = this.shadowApprovals.get(proposal.id);
+    if (!shadow || proposal.state !== 'rejected') return;
+    this.shadowApprovals.delete(proposal.id);
+    const me = this.participant.id;
+    if (!proposal.rejections.some((r) => r.by !== me)) return;
+    for (const rule of shadow) this.options.onRuleEvent?.(rule, 'shadow_conflict', proposal);
+  }
+
+  private timeoutFor(risk: ProposalRisk | undefined): ProposalTimeout | undefined {
+    const policy = this.options.timeouts;
+    if (!policy) return undefined;
+    const level = risk?.risk_level;
+    return (level === 'safe' || level === 'moderate' || level === 'dangerous' ? policy[level] : undefined) ?? policy.default;
+  }
+
+  private startTimeout(proposal: Proposal, timeout: ProposalTimeout | undefined): void {
+    if (!timeout || timeout.action === 'none' || this.timers.has(proposal.id)) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(proposal.id);
+      if (this.participant.proposals.get(proposal.id)?.state !== 'pending') return;
+      const waited = `No one decided within ${timeout.after_seconds} s`;
+      try {
+        if (timeout.action === 'reject') {
+          this.participant.proposals.reject(proposal.id, 'timeout', `${waited}: rejected.`).outcome.catch(() => undefined);
+        } else {
+          const text = `${waited}: urgent, ${proposal.proposer} is waiting for ${proposal.toolName ?? proposal.method}.`;
+          this.participant.send({ kind: 'chat', correlation_id: [proposal.id], payload: { text, escalation: { waited_seconds: timeout.after_seconds } } });
+        }
+      } catch (error) {
+        this.options.log?.(`could not ${timeout.action} ${proposal.id} after its timeout: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }, timeout.after_seconds * 1000);
+    timer.unref?.();
+    this.timers.set(proposal.id, timer);
   }
 
   /**
    * The target tool's MGP risk, as the proposal shows it or from the target's `tools/list` (discovered once, then
    * cached); a tool that declares none, or cannot be listed, counts as dangerous.
    */
-  private async riskOf(proposal: Proposal): Promise<{ risk_level?: string; confirmation_required?: boolean }> {
+  private async riskOf(proposal: Proposal): Promise<ProposalRisk> {
     const target = proposal.targets[0];
     if (proposal.risk) return proposal.risk;
     if (!target) return { risk_level: 'dangerous' };

@@ -6,6 +6,8 @@ import {
   isReservedKind,
   formatIssues,
   parseEnvelope,
+  ruleRefOfParams,
+  ruleRefOfReject,
   type Envelope,
   type ErrorCode,
 } from '../protocol';
@@ -146,6 +148,7 @@ export class Gateway {
         history,
         connectionUrl: () => `${options.connectionUrl?.() ?? 'ws://127.0.0.1/ws'}?space=${encodeURIComponent(config.id)}`,
       });
+      space.supervisor = config.supervisor;
       const kicked = new Set(records.data.kicked);
       for (const pc of config.participants) {
         const tokens = kicked.has(pc.id) ? [] : pc.tokens?.length ? pc.tokens : [records.tokenFor(pc.id)];
@@ -347,7 +350,10 @@ export class Gateway {
     }
     const proposal = this.proposals.find(envelope.correlation_id);
     if (!proposal) return;
-    const trail = { trace_id: proposal.id, proposal_id: proposal.id, tool: proposal.tool };
+    // An automatic decision is on file with the rule that made it (its id and version); only the space's
+    // supervisor may name one, so no participant can pass its own decision off as policy.
+    const rule = envelope.from !== space.supervisor ? undefined : envelope.kind === 'mcp/request' ? ruleRefOfParams(payload?.params) : ruleRefOfReject(payload);
+    const trail = { trace_id: proposal.id, proposal_id: proposal.id, tool: proposal.tool, ...(rule && { rule }) };
     if (envelope.kind === 'mcp/request') {
       this.proposals.fulfilled(envelope.id, proposal, envelope.from);
       space.audit('PROPOSAL_FULFILLED', { actor: envelope.from, subject: proposal.proposer, envelope_id: envelope.id, details: trail });

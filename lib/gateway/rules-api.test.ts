@@ -68,4 +68,30 @@ describe('approval rules API', () => {
     expect((await call(gw, '/nope', ADMIN, { method: 'PUT', body: JSON.stringify(NOTES_RULE) })).status).toBe(404);
     expect((await call(gw, '', ADMIN, { method: 'PATCH' })).status).toBe(405);
   });
+
+  it('lists what each rule did (hits, shadow hits, shadow approvals a human rejected, last hit) over its versions', async () => {
+    const gw = await start(mkdtempSync(join(tmpdir(), 'mew-rules-')));
+    const { rule } = await (await call(gw, '', ADMIN, { method: 'POST', body: JSON.stringify(NOTES_RULE) })).json();
+    const records = gw.rules('auto');
+    records.recordEvent(rule, 'shadow_hit', 'p-1', new Date('2026-11-20T10:00:00Z'));
+    records.recordEvent(rule, 'shadow_conflict', 'p-1', new Date('2026-11-20T10:05:00Z'));
+    const { rule: enforced } = await (await call(gw, `/${rule.id}`, ADMIN, { method: 'PUT', body: JSON.stringify({ ...NOTES_RULE, mode: 'enforce' }) })).json();
+    records.recordEvent(enforced, 'hit', 'p-2', new Date('2026-11-20T11:00:00Z'));
+    const { rules } = await (await call(gw, '', ADMIN)).json();
+    expect(rules).toEqual([expect.objectContaining({ id: rule.id, version: 2, hits: 1, shadow_hits: 1, shadow_conflicts: 1, last_hit_at: '2026-11-20T11:00:00.000Z' })]);
+  });
+
+  it('ends the rules bound to a participant’s session when it leaves, audited, and keeps the others', async () => {
+    const gw = await start(mkdtempSync(join(tmpdir(), 'mew-rules-')));
+    const post = async (body: object) => (await (await call(gw, '', ADMIN, { method: 'POST', body: JSON.stringify(body) })).json()).rule;
+    const scribes = await post({ ...NOTES_RULE, name: 'scribe, this session', for_session_of: 'scribe' });
+    await post({ ...NOTES_RULE, name: 'agent, this session', for_session_of: 'agent' });
+    const lasting = await post({ ...NOTES_RULE, name: 'always', mode: 'disabled' });
+    const records = gw.rules('auto');
+    expect(records.endSessions('scribe', 'system:gateway')).toBe(1);
+    expect(records.list().map((r) => r.name)).toEqual(['agent, this session', 'always']);
+    expect(records.get(scribes.id)).toBeUndefined();
+    expect(records.endSessions(undefined, 'system:gateway')).toBe(1);
+    expect(records.list()).toEqual([expect.objectContaining({ id: lasting.id, mode: 'disabled' })]);
+  });
 });

@@ -33,17 +33,11 @@ export function createRulesRoute(gateway: Gateway, database: GatewayDatabase, au
     const by = admin ? 'admin' : caller!.id;
     const records = new RuleRecords(database, space.id);
     const id = match[2] === undefined ? undefined : decodePathSegment(match[2]);
-    const record = (type: 'RULE_CREATED' | 'RULE_UPDATED' | 'RULE_DELETED') => (rule: ApprovalRule) =>
-      audit.recordNow({
-        space: space.id,
-        type,
-        actor: by,
-        details: { rule_id: rule.id, version: rule.version, name: rule.name, decision: rule.decision, mode: rule.mode },
-      });
+    const record = (type: RuleChange) => ruleAuditRecord(audit, space.id, type, by);
 
     const unknown = () => new GatewayError('unknown_rule', `no rule "${id}" in space "${space.id}"`);
     if (id === undefined && req.method === 'GET') {
-      sendJson(res, 200, { rules: records.list() });
+      sendJson(res, 200, { rules: records.listWithStats() });
     } else if (id === undefined && req.method === 'POST') {
       sendJson(res, 201, { rule: records.create(await validBody(req, space.limits.maxFrameBytes), by, record('RULE_CREATED')) });
       changed(space.id);
@@ -63,6 +57,19 @@ export function createRulesRoute(gateway: Gateway, database: GatewayDatabase, au
     }
     return true;
   };
+}
+
+type RuleChange = 'RULE_CREATED' | 'RULE_UPDATED' | 'RULE_DELETED';
+
+/** The audit record of a rule's change, written in the change's own transaction (`RuleRecords`' `alsoWrite`). */
+export function ruleAuditRecord(audit: AuditSink, space: string, type: RuleChange, by: string, reason?: string) {
+  return (rule: ApprovalRule) =>
+    audit.recordNow({
+      space,
+      type,
+      actor: by,
+      details: { rule_id: rule.id, version: rule.version, name: rule.name, decision: rule.decision, mode: rule.mode, ...(reason && { reason }) },
+    });
 }
 
 function throwing(error: Error): never {

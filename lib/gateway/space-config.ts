@@ -8,6 +8,7 @@ import { bridgeProcess } from '../bridge/bridge-process';
 import { agentProcess } from '../launcher/agent-process';
 import { launchFieldsSchema, type AgentEntry, type LaunchSpec } from '../launcher/launch-spec';
 import { gatewayLimitsSchema, type GatewayLimitsInput } from './gateway-options';
+import { timeoutPolicySchema, type TimeoutPolicy } from '../rules/approval-rule';
 
 /** Participant ids: what may appear in `from`, `to` and URLs. No slashes, dots-only or control characters. */
 export const PARTICIPANT_ID_PATTERN = /^(?!\.{1,2}$)[A-Za-z0-9._:@-]{1,64}$/;
@@ -46,7 +47,7 @@ const spaceConfigSchema = z.strictObject({
   /** The participant whose sign-in URL the server prints at start (the human supervisor of the control room). */
   dashboard: z.strictObject({ sign_in_as: z.string() }).optional(),
   /** The participant the server runs to apply the space's approval rules (it needs mcp/request and mcp/reject). */
-  automation: z.strictObject({ supervisor: z.string() }).optional(),
+  automation: z.strictObject({ supervisor: z.string(), timeouts: timeoutPolicySchema.optional() }).optional(),
   /** Tokens of the admin API (`/admin/spaces/{space}/...`). Omitted: one is minted and kept in the data directory. */
   admin: z.strictObject({ tokens: z.array(z.string().min(1, 'a token cannot be empty')).optional() }).optional(),
   /** The gateway's limits in snake_case (`max_frame_bytes`…), checked by `gatewayLimitsSchema`. */
@@ -73,6 +74,8 @@ export interface SpaceConfig {
   signInAs?: string;
   /** Participant id the server runs to apply the approval rules. */
   supervisor?: string;
+  /** What the supervisor does with proposals nobody decides in time, by risk level. */
+  timeouts?: TimeoutPolicy;
   /** Where it was loaded from, for messages; undefined when built in code. */
   source?: string;
 }
@@ -156,6 +159,7 @@ export function parseSpaceConfig(
     adminTokens: cfg.admin?.tokens,
     signInAs: cfg.dashboard?.sign_in_as,
     supervisor: cfg.automation?.supervisor,
+    timeouts: cfg.automation?.timeouts,
     source,
   };
 }

@@ -74,6 +74,8 @@ export class Space {
   private online: Participant[] = [];
   /** Who the printed sign-in URL signs in as, with that participant's token (config `dashboard.sign_in_as`). */
   signIn?: { participantId: string; token: string };
+  /** The participant that applies the space's approval rules (config `automation.supervisor`): only its decisions may name a rule. */
+  supervisor?: string;
 
   constructor(
     readonly id: string,

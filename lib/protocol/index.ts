@@ -17,4 +17,5 @@ export * from './parse-envelope';
 export * from './stream-frame';
 export * from './subprotocols';
 export * from './tools-list';
+export * from './automation';
 export * from './well-formed-text';

@@ -4,8 +4,11 @@ import { z } from 'zod';
 export const RULE_DECISIONS = ['reject', 'ask', 'approve'] as const;
 export type RuleDecision = (typeof RULE_DECISIONS)[number];
 
-/** `enforce` decides; `shadow` decides nothing and counts what it would have decided (to try a rule first). */
-export const RULE_MODES = ['enforce', 'shadow'] as const;
+/**
+ * `enforce` decides; `shadow` decides nothing and counts what it would have decided (to try a rule first);
+ * `disabled` is kept on file and does nothing.
+ */
+export const RULE_MODES = ['enforce', 'shadow', 'disabled'] as const;
 export type RuleMode = (typeof RULE_MODES)[number];
 
 // A pattern value of lib/capabilities (globs, `!` negation, /regex/, arrays as one-of, objects, JSONPath keys):
@@ -26,6 +29,26 @@ export const proposalFactsSchema = z.strictObject({
 
 export type ProposalFacts = z.input<typeof proposalFactsSchema>;
 
+/** What happens to a proposal nobody decides in time: nothing, rejected with reason `timeout`, or escalated (urgent). */
+export const TIMEOUT_ACTIONS = ['none', 'reject', 'escalate'] as const;
+
+export const proposalTimeoutSchema = z.strictObject({
+  after_seconds: z.number().positive().max(7 * 24 * 3600),
+  action: z.enum(TIMEOUT_ACTIONS),
+});
+
+export type ProposalTimeout = z.infer<typeof proposalTimeoutSchema>;
+
+/** Timeouts by the tool's MGP risk level (`default`: any other, or none declared). No entry: nothing happens. */
+export const timeoutPolicySchema = z.strictObject({
+  safe: proposalTimeoutSchema.optional(),
+  moderate: proposalTimeoutSchema.optional(),
+  dangerous: proposalTimeoutSchema.optional(),
+  default: proposalTimeoutSchema.optional(),
+});
+
+export type TimeoutPolicy = z.infer<typeof timeoutPolicySchema>;
+
 /** A rule as an operator writes it. */
 export const approvalRuleInputSchema = z.strictObject({
   name: z.string().trim().min(1, 'a rule needs a name').max(120),
@@ -43,8 +66,12 @@ export const approvalRuleInputSchema = z.strictObject({
   reason: z.string().max(500).optional(),
   /** After this instant (ISO 8601) the rule matches nothing. */
   expires_at: z.iso.datetime({ offset: true }).optional(),
+  /** The rule ends (is deleted) when this participant's session does: it leaves the space, or the server restarts. */
+  for_session_of: z.string().min(1).optional(),
   /** At most this many decisions in any hour; past it the rule steps aside (the proposal waits for a human). */
   max_per_hour: z.number().int().positive().optional(),
+  /** For `ask` rules: what happens when no one decides in time (instead of the risk level's timeout). */
+  timeout: proposalTimeoutSchema.optional(),
   /** Lets an `approve` rule approve tools whose MGP risk is dangerous or asks for confirmation. */
   allow_dangerous: z.boolean().default(false),
   /** Proposals the rule must match, and must not: checked when it is saved, so a rule cannot silently miss. */
@@ -60,3 +87,17 @@ export type ApprovalRule = z.output<typeof approvalRuleInputSchema> & {
   created_by: string;
   created_at: string;
 };
+
+/** What a rule has done, over all its versions (the rules API lists it with each rule). */
+export interface RuleStats {
+  /** Proposals it decided. */
+  hits: number;
+  /** Proposals it would have decided in shadow mode. */
+  shadow_hits: number;
+  /** Proposals it would have approved in shadow mode that a human then rejected: never promote it unseen. */
+  shadow_conflicts: number;
+  last_hit_at: string | null;
+}
+
+/** What a rule did with one proposal, as recorded. */
+export type RuleEventType = 'hit' | 'shadow_hit' | 'shadow_conflict';

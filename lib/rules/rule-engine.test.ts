@@ -26,6 +26,11 @@ describe('RuleEngine', () => {
     expect(noSecrets.decide(write('app/.env'), NOW).decision).toBe('none');
   });
 
+  it('keeps a disabled rule on file without it deciding or counting anything', () => {
+    const engine = new RuleEngine([rule({ name: 'off', decision: 'reject', mode: 'disabled', match: { tool: 'write_file' } })]);
+    expect(engine.decide(write('notes/a.md'), NOW)).toEqual({ decision: 'none', shadow: [] });
+  });
+
   it('lets the strictest matching rule win: reject over ask over approve, whatever the order', () => {
     const approve = rule({ name: 'all writes', decision: 'approve', match: { tool: 'write_file' } });
     const ask = rule({ name: 'config asks', decision: 'ask', match: { arguments: { path: 'config/*' } } });

@@ -118,7 +118,7 @@ export class RuleEngine {
   private readonly general: CompiledRule[] = [];
 
   constructor(rules: readonly ApprovalRule[]) {
-    this.compiled = rules.map((rule) => ({
+    this.compiled = rules.filter((rule) => rule.mode !== 'disabled').map((rule) => ({
       rule,
       matches: compileMatch(rule),
       ...(globPrefix(rule.match.tool) && { toolPrefix: globPrefix(rule.match.tool) }),

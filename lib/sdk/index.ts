@@ -24,6 +24,7 @@ export type { McpCall } from './mcp-call';
 export type {
   Decision,
   FulfilOptions,
+  RejectOptions,
   MewStream,
   ParticipantChat,
   ParticipantControls,

@@ -39,6 +39,7 @@ import type {
   ParticipantTelemetry,
   ParticipantTools,
   ReasoningOptions,
+  RejectOptions,
 } from './participant-namespaces';
 import { ReplyWaiter, type AwaitOptions } from './reply-waiter';
 import { CapabilityDeniedError, ConnectionClosedError, GatewayRefusalError, MewSdkError, RequestCancelledError } from './sdk-errors';
@@ -171,7 +172,7 @@ export class MEWParticipant {
   /** Others' proposals and my decisions on them. */
   readonly proposals: ParticipantProposals = {
     fulfil: (proposalId, options = {}) => this.fulfil(proposalId, options),
-    reject: (proposalId, reason = 'disagree', explanation) => this.reject(proposalId, reason, explanation),
+    reject: (proposalId, reason = 'disagree', explanation, options) => this.reject(proposalId, reason, explanation, options),
     pending: () => this.model.pendingProposals(),
     get: (proposalId) => this.model.proposal(proposalId),
   };
@@ -513,10 +514,10 @@ export class MEWParticipant {
     return { envelope, outcome: observed(result) };
   }
 
-  private reject(proposalId: string, reason: string, explanation?: string): Decision<Envelope<'mcp/reject'>> {
+  private reject(proposalId: string, reason: string, explanation?: string, options: RejectOptions = {}): Decision<Envelope<'mcp/reject'>> {
     const proposal = this.pendingProposal(proposalId);
     const { envelope, reply } = this.sendAndAwait(
-      { kind: 'mcp/reject', to: [proposal.proposer], correlation_id: [proposalId], payload: { reason } },
+      { kind: 'mcp/reject', to: [proposal.proposer], correlation_id: [proposalId], payload: { reason, ...(options.rule && { rule: options.rule }) } },
       { replyKinds: [], timeoutMs: this.requestTimeoutMs },
     );
     if (explanation) this.chat.send(explanation, proposal.proposer, { correlationId: [envelope.id] });

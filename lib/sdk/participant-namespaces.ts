@@ -1,4 +1,4 @@
-import type { Envelope, ParticipantStatusPayload, StreamData, StreamRequestPayload } from '../protocol';
+import type { Envelope, ParticipantStatusPayload, RuleRef, StreamData, StreamRequestPayload } from '../protocol';
 import type { ContextUsage } from './context-telemetry';
 import type { Unsubscribe } from './event-hub';
 import type { McpRequestHandler, ResourceDefinition, ToolDefinition } from './local-mcp-server';
@@ -66,6 +66,12 @@ export interface FulfilOptions {
   timeoutMs?: number;
 }
 
+/** More of a reject's payload. */
+export interface RejectOptions {
+  /** The approval rule that decided (a rule supervisor's rejects name it). */
+  rule?: RuleRef;
+}
+
 /** A decision sent: the envelope (its id correlates everything after) and what became of it. */
 export interface Decision<T> {
   envelope: SentEnvelope;
@@ -90,7 +96,7 @@ export interface ParticipantProposals {
    * @example
    * participant.proposals.reject(id, 'unsafe', 'That path is outside the project');
    */
-  reject(proposalId: string, reason?: string, explanation?: string): Decision<Envelope<'mcp/reject'>>;
+  reject(proposalId: string, reason?: string, explanation?: string, options?: RejectOptions): Decision<Envelope<'mcp/reject'>>;
   /** Others' proposals still waiting for a decision, oldest first (the space model's `Proposal`s). */
   pending(): Proposal[];
   get(proposalId: string): Proposal | undefined;

@@ -54,6 +54,18 @@ const SCHEMA = `
     deleted    INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (space, id, version)
   ) STRICT;
+  -- What rules did: a decision (hit), what a shadow rule would have decided (shadow_hit), and a shadow approve that
+  -- a human then rejected (shadow_conflict). Counts and the last hit on the rules view come from here.
+  CREATE TABLE IF NOT EXISTS rule_events (
+    space       TEXT NOT NULL,
+    rule_id     TEXT NOT NULL,
+    version     INTEGER NOT NULL,
+    event       TEXT NOT NULL CHECK (event IN ('hit', 'shadow_hit', 'shadow_conflict')),
+    decision    TEXT NOT NULL,
+    proposal_id TEXT NOT NULL,
+    at          TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS rule_events_by_rule ON rule_events (space, rule_id);
   -- clean = 1 once a gateway closed after writing everything; 0 while one runs.
   CREATE TABLE IF NOT EXISTS history_epochs (
     space TEXT PRIMARY KEY,

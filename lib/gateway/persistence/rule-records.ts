@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { approvalRuleInputSchema, type ApprovalRule, type ApprovalRuleInput } from '../../rules/approval-rule';
+import { approvalRuleInputSchema, type ApprovalRule, type ApprovalRuleInput, type RuleEventType, type RuleStats } from '../../rules/approval-rule';
 import type { GatewayDatabase } from './gateway-database';
 
 interface RuleRow {
@@ -35,6 +35,30 @@ export class RuleRecords {
     return rows.map(toRule);
   }
 
+  /** Each current rule with what it has done (every version counted). */
+  listWithStats(): (ApprovalRule & RuleStats)[] {
+    const rows = this.database.db
+      .prepare(
+        `SELECT rule_id,
+                sum(event = 'hit') AS hits, sum(event = 'shadow_hit') AS shadow_hits, sum(event = 'shadow_conflict') AS shadow_conflicts,
+                max(CASE WHEN event != 'shadow_conflict' THEN at END) AS last_hit_at
+         FROM rule_events WHERE space = ? GROUP BY rule_id`,
+      )
+      .all(this.space) as ({ rule_id: string } & RuleStats)[];
+    const stats = new Map(rows.map((row) => [row.rule_id, row]));
+    return this.list().map((rule) => {
+      const row = stats.get(rule.id);
+      return { ...rule, hits: row?.hits ?? 0, shadow_hits: row?.shadow_hits ?? 0, shadow_conflicts: row?.shadow_conflicts ?? 0, last_hit_at: row?.last_hit_at ?? null };
+    });
+  }
+
+  /** Records what `rule` did with a proposal (off the decision's path: the decision was already sent). */
+  recordEvent(rule: Pick<ApprovalRule, 'id' | 'version' | 'decision'>, event: RuleEventType, proposalId: string, at = new Date()): void {
+    this.database.db
+      .prepare('INSERT INTO rule_events (space, rule_id, version, event, decision, proposal_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(this.space, rule.id, rule.version, event, rule.decision, proposalId, at.toISOString());
+  }
+
   get(id: string): ApprovalRule | undefined {
     const row = this.latest(id);
     return row && !row.deleted ? toRule(row) : undefined;
@@ -56,6 +80,16 @@ export class RuleRecords {
     if (!current) return undefined;
     const { id: _id, version, created_by: _by, created_at: _at, ...input } = current;
     return this.write(id, version + 1, input, by, true, alsoWrite);
+  }
+
+  /**
+   * Deletes the rules bound to a participant's session (`for_session_of`): that participant's when it left, or every
+   * one when the server starts (no session outlives it). Returns how many ended.
+   */
+  endSessions(participant: string | undefined, by: string, alsoWrite?: (rule: ApprovalRule) => void): number {
+    const ended = this.list().filter((rule) => rule.for_session_of !== undefined && (participant === undefined || rule.for_session_of === participant));
+    for (const rule of ended) this.remove(rule.id, by, alsoWrite);
+    return ended.length;
   }
 
   private write(id: string, version: number, input: ApprovalRuleInput, by: string, deleted: boolean, alsoWrite?: (rule: ApprovalRule) => void): ApprovalRule {

@@ -51,6 +51,27 @@ describe('proposals', () => {
     expect(proposalHistory(s).map((x) => x.id)).toEqual(['env-req-1']);
   });
 
+  it('names the approval rule that decided, and a rule named in _meta is no edit', () => {
+    const rule = { id: 'r-1', version: 3, name: 'notes' };
+    const approved = fulfilment('f', 'rules', 'fs', 'p', 'write_file', { path: 'a.txt' }, 10);
+    approved.payload = { ...(approved.payload as object), params: { name: 'write_file', arguments: { path: 'a.txt' }, _meta: { 'mew/rule': rule } } };
+    let s = run([proposal('p', 'agent', 'fs', 'write_file', { path: 'a.txt' }), approved]);
+    expect(s.proposals.byId.get('p')!.fulfilment).toMatchObject({ by: 'rules', edited: false, rule });
+
+    s = run([
+      proposal('q', 'agent', 'fs', 'write_file', { path: 'b.txt' }),
+      env({ id: 'rej', from: 'rules', to: ['agent'], kind: 'mcp/reject', correlation_id: ['q'], payload: { reason: 'policy', rule } }),
+    ]);
+    expect(s.proposals.byId.get('q')!.rejections[0]).toMatchObject({ by: 'rules', reason: 'policy', rule });
+  });
+
+  it('marks a pending proposal urgent when an escalation chat names it, once', () => {
+    const escalate = (id: string, at: number) =>
+      env({ id, at, from: 'rules', kind: 'chat', correlation_id: ['p'], payload: { text: 'No one decided within 60 s', escalation: { waited_seconds: 60 } } });
+    const s = run([proposal('p', 'agent', 'fs', 'write_file', { path: 'a.txt' }), escalate('e-1', 60_000), escalate('e-2', 70_000)]);
+    expect(s.proposals.byId.get('p')!).toMatchObject({ state: 'pending', escalation: { id: 'e-1', by: 'rules', waitedSeconds: 60 } });
+  });
+
   it('marks edit-then-approve fulfilments as edited', () => {
     const s = run([
       proposal('p', 'agent', 'fs', 'write_file', { path: 'a.txt', content: 'x' }),

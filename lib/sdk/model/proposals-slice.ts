@@ -1,4 +1,4 @@
-import type { Envelope } from '../../protocol';
+import { escalationOf, ruleRefOfParams, ruleRefOfReject, withoutRuleRef, type Envelope, type RuleRef } from '../../protocol';
 import { trimMapAmortized, writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
 import { correlationIds, isRecord, num, parseTime, str, type JsonObject, type StoreEnvelope } from './store-envelope';
@@ -32,8 +32,10 @@ export interface Fulfilment {
   at: number;
   method?: string;
   params?: unknown;
-  /** The fulfiller changed the method or params (edit-then-approve). */
+  /** The fulfiller changed the method or params (edit-then-approve); a rule's name in `_meta` is no change. */
   edited: boolean;
+  /** The approval rule that decided, as the fulfilment names it. */
+  rule?: RuleRef;
 }
 
 /** The `mcp/response` to the fulfilment. */
@@ -54,6 +56,8 @@ export interface Rejection {
   at: number;
   /** Reason code, e.g. `unsafe`, `policy` (spec §3.3.3; unknown codes are kept as given). */
   reason?: string;
+  /** The approval rule that decided, as the reject names it. */
+  rule?: RuleRef;
   /** The first `chat` whose `correlation_id` names this reject. */
   explanation?: { id: string; from: string; text: string; at: number };
 }
@@ -102,6 +106,8 @@ export interface Proposal {
   outcome?: ProposalOutcome;
   rejections: readonly Rejection[];
   withdrawal?: Withdrawal;
+  /** Nobody decided it in time and it was marked urgent (an escalation chat correlated to it). */
+  escalation?: { id: string; by: string; at: number; waitedSeconds: number; text: string };
   updatedAt: number;
 }
 
@@ -189,7 +195,7 @@ export function reduceProposals(state: ProposalsState, envelope: StoreEnvelope, 
       changed = applyWithdraw(state, envelope, ctx);
       break;
     case 'chat':
-      changed = applyExplanation(state, envelope, ctx);
+      changed = escalationOf(envelope.payload) ? applyEscalation(state, envelope, ctx) : applyExplanation(state, envelope, ctx);
       break;
     default:
       changed = false;
@@ -226,6 +232,7 @@ function applyFulfilment(state: ProposalsState, envelope: Envelope<'mcp/request'
   if (named.length === 0) return false;
   const { payload } = envelope;
   const method = payload.method;
+  const rule = ruleRefOfParams(payload.params);
   for (const p of named) {
     const fulfilment: Fulfilment = {
       id: envelope.id,
@@ -233,7 +240,8 @@ function applyFulfilment(state: ProposalsState, envelope: Envelope<'mcp/request'
       at: ctx.at,
       method,
       params: payload.params,
-      edited: method !== p.method || JSON.stringify(payload.params) !== JSON.stringify(p.params),
+      edited: method !== p.method || JSON.stringify(withoutRuleRef(payload.params)) !== JSON.stringify(p.params),
+      ...(rule && { rule }),
     };
     const first = p.fulfilment === undefined;
     writable(state.byId).set(p.id, {
@@ -268,7 +276,8 @@ function applyResponse(state: ProposalsState, envelope: Envelope<'mcp/response'>
 function applyReject(state: ProposalsState, envelope: Envelope<'mcp/reject'>, ctx: ReduceContext): boolean {
   const named = proposalsNamed(state, envelope);
   if (named.length === 0) return false;
-  const rejection: Rejection = { id: envelope.id, by: envelope.from, at: ctx.at, reason: envelope.payload.reason };
+  const rule = ruleRefOfReject(envelope.payload);
+  const rejection: Rejection = { id: envelope.id, by: envelope.from, at: ctx.at, reason: envelope.payload.reason, ...(rule && { rule }) };
   for (const p of named) {
     // A reject after the proposal ran, or after it was withdrawn, is recorded but does not undo that.
     const moves = p.state === 'pending' || p.state === 'expired';
@@ -293,6 +302,18 @@ function applyWithdraw(state: ProposalsState, envelope: Envelope<'mcp/withdraw'>
     writable(state.byId).set(p.id, { ...p, withdrawal, state: moves ? 'withdrawn' : p.state, updatedAt: moves ? ctx.at : p.updatedAt });
   }
   return true;
+}
+
+function applyEscalation(state: ProposalsState, envelope: Envelope<'chat'>, ctx: ReduceContext): boolean {
+  const { waited_seconds: waitedSeconds } = escalationOf(envelope.payload)!;
+  let changed = false;
+  for (const p of proposalsNamed(state, envelope)) {
+    if (p.state !== 'pending' || p.escalation) continue;
+    const escalation = { id: envelope.id, by: envelope.from, at: ctx.at, waitedSeconds, text: envelope.payload.text };
+    writable(state.byId).set(p.id, { ...p, escalation, updatedAt: ctx.at });
+    changed = true;
+  }
+  return changed;
 }
 
 function applyExplanation(state: ProposalsState, envelope: Envelope<'chat'>, ctx: ReduceContext): boolean {
