@@ -4,6 +4,7 @@ import { MEWParticipant, type MEWParticipantOptions } from '../sdk/mew-participa
 import type { Proposal } from '../sdk/model/proposals-slice';
 import type { ApprovalRule, ProposalTimeout, RuleEventType, TimeoutPolicy } from '../rules/approval-rule';
 import { RuleEngine, type ProposalRisk, type RuleOutcome } from '../rules/rule-engine';
+import { proposalFacts } from '../rules/rule-shape';
 
 /** Proposals whose shadow approvals the supervisor remembers, the oldest forgotten first. */
 const REMEMBERED_PROPOSALS = 5_000;
@@ -74,7 +75,7 @@ export class RuleSupervisor {
   }
 
   private async decide(proposal: Proposal): Promise<void> {
-    const facts = { proposer: proposal.proposer, targets: [...proposal.targets], method: proposal.method, tool: proposal.toolName, arguments: proposal.arguments };
+    const facts = proposalFacts(proposal);
     const engine = this.engine;
     // A tool call's risk decides whether an approve rule may act (and which timeout applies); other methods carry none.
     const risk = proposal.toolName === undefined ? undefined : await this.riskOf(proposal);

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { covers } from '../capabilities';
 import { AUDIT_EXPORT_CONTENT_TYPES, toCsv, toJsonl, type AuditLog, type AuditQuery } from './audit';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
-import { bearer, decodePathSegment, sendJson } from './http-util';
+import { requireOperator } from './http-caller';
+import { decodePathSegment, sendJson } from './http-util';
 
 const AUDIT_PATH = /^\/api\/spaces\/([^/]+)\/audit(?:\/(export|verify))?$/;
 
@@ -22,12 +22,7 @@ export function createAuditRoute(gateway: Gateway, log: AuditLog) {
     if (req.method !== 'GET') throw new GatewayError('method_not_allowed', 'use GET');
     const space = gateway.spaces.get(decodePathSegment(match[1]));
     if (!space) throw new GatewayError('unknown_space', `no space "${match[1]}"`);
-    const token = bearer(req);
-    const participant = token ? gateway.authenticate(space, token, { via: 'http', address: req.socket.remoteAddress }) : undefined;
-    const operator = participant && covers(participant.capabilities, { kind: 'capability/grant' });
-    if (!token || !(operator || gateway.isAdmin(space, token))) {
-      throw new GatewayError('invalid_token', 'the audit log needs the admin token or an operator’s token (unrestricted capability/grant)');
-    }
+    requireOperator(gateway, space, req, 'the audit log');
     if (match[2] === 'verify') {
       const result = log.verify(space.id);
       const head = log.head(space.id);

@@ -2,7 +2,8 @@ import type { InboundEnvelope } from '../protocol';
 import { GatewayError } from './gateway-error';
 import { requireParticipant, type ManagementHandler } from './management';
 import type { Participant } from './participant';
-import type { Space } from './space';
+import type { SpaceStateData } from './persistence/space-records';
+import type { AuditEntry, Space } from './space';
 
 /** Controls act on the participants named in `to`; a control with no addressee would be ambiguous. */
 function targets(space: Space, envelope: InboundEnvelope): Participant[] {
@@ -28,22 +29,39 @@ export const handleRoutedControl: ManagementHandler = (space, _sender, envelope)
 export const handlePause: ManagementHandler<'participant/pause'> = (space, sender, envelope) => {
   const list = targets(space, envelope);
   const { timeout_seconds: timeout, reason } = envelope.payload ?? {};
-  return (env) => {
-    const until = timeout !== undefined ? Date.now() + timeout * 1000 : undefined;
-    const pause = { by: sender.id, envelopeId: env.id, ...(until !== undefined ? { until } : {}), ...(reason !== undefined ? { reason } : {}) };
-    space.commit(
-      (d) => {
-        for (const target of list) d.paused[target.id] = pause;
-      },
-      () =>
-        list.map((target) => ({ type: 'PARTICIPANT_PAUSED', actor: sender.id, subject: target.id, envelope_id: env.id, details: { timeout_seconds: timeout, reason } })),
-    );
-    for (const target of list) {
-      target.paused = pause;
-      space.expirePauseLater(target, pause);
-    }
-  };
+  return (env) => pauseParticipants(space, sender.id, list, env.id, { timeout, reason });
 };
+
+/**
+ * Pauses `list` as `by` says in the routed `participant/pause` envelope `envelopeId`: persisted and audited in one
+ * transaction, with whatever else `also` changes and records (a budget's alert), then enforced. The gateway's own
+ * pauses (budgets) come through here too, so they are the same pause in every respect.
+ */
+export function pauseParticipants(
+  space: Space,
+  by: string,
+  list: Participant[],
+  envelopeId: string,
+  { timeout, reason }: { timeout?: number; reason?: string },
+  also?: { change(data: SpaceStateData): void; audit(): AuditEntry[] },
+): void {
+  const until = timeout !== undefined ? Date.now() + timeout * 1000 : undefined;
+  const pause = { by, envelopeId, ...(until !== undefined ? { until } : {}), ...(reason !== undefined ? { reason } : {}) };
+  space.commit(
+    (d) => {
+      for (const target of list) d.paused[target.id] = pause;
+      also?.change(d);
+    },
+    () => [
+      ...list.map((target) => ({ type: 'PARTICIPANT_PAUSED', actor: by, subject: target.id, envelope_id: envelopeId, details: { timeout_seconds: timeout, reason } })),
+      ...(also?.audit() ?? []),
+    ],
+  );
+  for (const target of list) {
+    target.paused = pause;
+    space.expirePauseLater(target, pause);
+  }
+}
 
 export const handleResume: ManagementHandler<'participant/resume'> = (space, sender, envelope) => {
   const list = targets(space, envelope);

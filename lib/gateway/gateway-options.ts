@@ -51,7 +51,7 @@ export type GatewayLimitsInput = z.input<typeof gatewayLimitsSchema>;
 export const DEFAULT_LIMITS: Readonly<GatewayLimits> = Object.freeze(gatewayLimitsSchema.parse({}));
 
 /** The id the gateway signs its own envelopes with (`from` of system/* messages). */
-export const GATEWAY_ID = 'system:gateway';
+export { GATEWAY_ID } from '../protocol/kinds';
 
 /**
  * Security events (`system/security-event`) told to operators per offender: a steady few a second and a small

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from 'node:path';
 import { AuditLog } from './audit';
 import { createAuditRoute } from './audit-api';
+import { createBudgetRoute } from './budget-api';
 import { Gateway } from './gateway';
 import type { GatewayLimits } from './gateway-options';
 import type { HistoryStore } from './history-store';
@@ -82,6 +83,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   const rulesListeners = new Set<(space: string) => void>();
   const http = createHttpApi(gateway, [
     createAuditRoute(gateway, audit),
+    createBudgetRoute(gateway),
     createProcessRoute(gateway, audit, () => processes),
     createRulesRoute(gateway, database, audit, (space) => rulesListeners.forEach((listener) => listener(space))),
   ]);

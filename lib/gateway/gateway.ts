@@ -153,6 +153,7 @@ export class Gateway {
       for (const pc of config.participants) {
         const tokens = kicked.has(pc.id) ? [] : pc.tokens?.length ? pc.tokens : [records.tokenFor(pc.id)];
         space.addParticipant(pc.id, pc.capabilities, pc.routing, tokens);
+        if (pc.budget) space.budgets.configure(pc.id, pc.budget);
         if (pc.id === config.signInAs && tokens[0]) space.signIn = { participantId: pc.id, token: tokens[0] };
       }
       for (const invited of records.data.invited) {
@@ -292,6 +293,7 @@ export class Gateway {
     const envelope = inbound as Envelope;
     space.route(envelope);
     apply?.(envelope);
+    if (envelope.kind === 'participant/status') space.budgets.observe(participant, envelope.payload);
     if (PROPOSAL_TRAIL_KINDS.has(envelope.kind)) this.auditProposalTrail(space, envelope);
     return envelope;
   }

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { covers } from '../capabilities';
 import { validateRule } from '../rules/rule-engine';
 import type { ApprovalRule } from '../rules/approval-rule';
 import type { AuditSink } from './audit-sink';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
-import { bearer, decodePathSegment, readJsonBody, sendJson } from './http-util';
+import { requireOperator } from './http-caller';
+import { decodePathSegment, readJsonBody, sendJson } from './http-util';
 import type { GatewayDatabase } from './persistence/gateway-database';
 import { RuleRecords } from './persistence/rule-records';
 
@@ -24,20 +24,14 @@ export function createRulesRoute(gateway: Gateway, database: GatewayDatabase, au
     if (!match) return false;
     const space = gateway.spaces.get(decodePathSegment(match[1]));
     if (!space) throw new GatewayError('unknown_space', `no space "${match[1]}"`);
-    const token = bearer(req);
-    const admin = token !== undefined && gateway.isAdmin(space, token);
-    const caller = token && !admin ? gateway.authenticate(space, token, { via: 'http', address: req.socket.remoteAddress }) : undefined;
-    if (!admin && !(caller && covers(caller.capabilities, { kind: 'capability/grant' }))) {
-      throw new GatewayError('invalid_token', 'approval rules need the admin token or an operator’s token (unrestricted capability/grant)');
-    }
-    const by = admin ? 'admin' : caller!.id;
+    const by = requireOperator(gateway, space, req, 'the approval rules API').id;
     const records = new RuleRecords(database, space.id);
     const id = match[2] === undefined ? undefined : decodePathSegment(match[2]);
     const record = (type: RuleChange) => ruleAuditRecord(audit, space.id, type, by);
 
     const unknown = () => new GatewayError('unknown_rule', `no rule "${id}" in space "${space.id}"`);
     if (id === undefined && req.method === 'GET') {
-      sendJson(res, 200, { rules: records.listWithStats() });
+      sendJson(res, 200, { rules: records.listWithStats(), supervisor: space.supervisor ?? null });
     } else if (id === undefined && req.method === 'POST') {
       sendJson(res, 201, { rule: records.create(await validBody(req, space.limits.maxFrameBytes), by, record('RULE_CREATED')) });
       changed(space.id);

@@ -7,6 +7,7 @@ import { expand, missingVariables } from '../launcher/env-template';
 import { bridgeProcess } from '../bridge/bridge-process';
 import { agentProcess } from '../launcher/agent-process';
 import { launchFieldsSchema, type AgentEntry, type LaunchSpec } from '../launcher/launch-spec';
+import { budgetLimitsSchema, type BudgetLimits } from '../budgets/budget';
 import { gatewayLimitsSchema, type GatewayLimitsInput } from './gateway-options';
 import { timeoutPolicySchema, type TimeoutPolicy } from '../rules/approval-rule';
 
@@ -21,6 +22,8 @@ const participantSchema = z.strictObject({
   capabilities: z.array(capabilityInput).optional(),
   /** `directed`: receive only envelopes addressed to me or broadcast (MCPx routing modes). */
   routing: z.enum(['broadcast', 'directed']).optional(),
+  /** What it may spend (tokens, usd, and the price of its tokens): enforced by the gateway from its statuses. */
+  budget: budgetLimitsSchema.optional(),
   /** How the server starts it, if it does. */
   ...launchFieldsSchema,
   description: z.string().optional(),
@@ -59,6 +62,7 @@ export interface ParticipantConfig {
   tokens?: string[];
   capabilities: CapabilityPattern[];
   routing: 'broadcast' | 'directed';
+  budget?: BudgetLimits;
   description?: string;
   /** Set when the server starts this participant's process. */
   launch?: LaunchSpec;
@@ -141,6 +145,7 @@ export function parseSpaceConfig(
         ? normalizeList(p.capabilities, source, ['participants', id, 'capabilities'])
         : defaults,
       routing: p?.routing ?? 'broadcast',
+      ...(p?.budget !== undefined && { budget: p.budget }),
       ...(p?.description !== undefined && { description: p.description }),
       ...((p?.command !== undefined || p?.bridge !== undefined || p?.mcp_server !== undefined || p?.agent !== undefined) && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
     };

@@ -11,6 +11,7 @@ import { RingBuffer } from '../collections/ring-buffer';
 import { OutboundMessage } from './outbound-message';
 import { Participant, type Connection, type RoutingMode } from './participant';
 import type { PauseRecord, SpaceRecords, SpaceStateData, TokenChanges } from './persistence/space-records';
+import { SpaceBudgets } from './space-budgets';
 import { StreamRegistry, type OpenStream } from './stream-registry';
 import { TokenIndex } from './token-index';
 
@@ -61,6 +62,7 @@ export class Space {
   readonly participants = new Map<string, Participant>();
   readonly tokens = new TokenIndex();
   readonly streams = new StreamRegistry();
+  readonly budgets: SpaceBudgets = new SpaceBudgets(this);
   private readonly pauseTimers = new Set<ReturnType<typeof setTimeout>>();
   /** Per offender: how many security events it may still cause now, and how many went untold. */
   private readonly securityEventBudget = new BoundedMap<string, { bucket: TokenBucket; suppressed: number }>(SECURITY_EVENT_OFFENDERS);

@@ -57,6 +57,9 @@ export function isReservedKind(kind: string): boolean {
   return kind.startsWith(RESERVED_KIND_PREFIX);
 }
 
+/** The `from` of what the gateway itself sends: welcomes, errors, and the controls it enforces (budget pauses). */
+export const GATEWAY_ID = 'system:gateway';
+
 /**
  * Kinds only the gateway emits: `system/*`, `stream/open` (spec §3.10.1: the gateway allocates stream ids)
  * and `space/invite-ack` (it carries the token the gateway minted). A participant sending one is refused.

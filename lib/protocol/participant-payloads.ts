@@ -35,6 +35,10 @@ export const participantStatusPayloadSchema = z.looseObject({
   latency_ms: z.number().optional(),
   /** Free-form state, e.g. `compacting`, `compacted`. */
   status: z.string().optional(),
+  /** Tokens consumed this session, cumulatively (prompt + completion over every model call): what a token budget counts. */
+  total_tokens: z.number().nonnegative().optional(),
+  /** US dollars spent this session, cumulatively: what a money budget counts when reported. */
+  cost_usd: z.number().nonnegative().optional(),
 });
 
 /** `participant/request-status` (spec §3.9.3): asks the target to emit `participant/status` promptly. */

@@ -88,6 +88,12 @@ export type ApprovalRule = z.output<typeof approvalRuleInputSchema> & {
   created_at: string;
 };
 
+/** A saved rule (as the API lists it, stats and all) as input again: to save an edit of it as its next version. */
+export function ruleInputOf(rule: ApprovalRule & Partial<RuleStats>): ApprovalRuleInput {
+  const { id: _id, version: _version, created_by: _by, created_at: _at, hits: _h, shadow_hits: _s, shadow_conflicts: _c, last_hit_at: _l, ...input } = rule;
+  return approvalRuleInputSchema.parse(input);
+}
+
 /** What a rule has done, over all its versions (the rules API lists it with each rule). */
 export interface RuleStats {
   /** Proposals it decided. */

@@ -9,6 +9,10 @@ export interface ContextUsage {
   maxTokens?: number;
   /** Latest response latency. */
   latencyMs?: number;
+  /** Tokens consumed this session so far, every model call's prompt and completion (`total_tokens`: what budgets count). */
+  totalTokens?: number;
+  /** US dollars spent this session so far (`cost_usd`). */
+  costUsd?: number;
 }
 
 export interface TelemetryOptions {
@@ -56,12 +60,14 @@ export class ContextTelemetry {
 
   /** A `participant/status` payload: always `messages_in_context`, plus what is known, plus `status` if given. */
   buildStatusPayload(status?: string): ParticipantStatusPayload {
-    const { tokens, messages, maxTokens, latencyMs } = this.usage;
+    const { tokens, messages, maxTokens, latencyMs, totalTokens, costUsd } = this.usage;
     return {
       messages_in_context: Math.max(0, Math.trunc(messages)),
       tokens,
       ...(maxTokens !== undefined && { max_tokens: maxTokens }),
       ...(latencyMs !== undefined && { latency_ms: latencyMs }),
+      ...(totalTokens !== undefined && { total_tokens: totalTokens }),
+      ...(costUsd !== undefined && { cost_usd: costUsd }),
       ...(status !== undefined && { status }),
     };
   }

@@ -161,6 +161,19 @@ describe('MEWParticipant participant controls', () => {
     expect(agent.controls.pause).toBeUndefined();
   });
 
+  it('honours the gateway’s own controls (a budget pause), which no capability describes', async () => {
+    let inject!: (text: string) => void;
+    const transport: TransportFactory = (request, handlers) => {
+      inject = (text) => handlers.onMessage(text);
+      return createWebSocketTransport(request, handlers);
+    };
+    const agent = await participants.connect('agent', { transport, autoDiscovery: false });
+    const paused = nextEvent(agent, 'pause');
+    const payload = { reason: 'budget_exhausted: 10 000 of 10 000 tokens' };
+    inject(JSON.stringify({ protocol: 'mew/v0.4', id: 'budget-pause', ts: new Date().toISOString(), from: 'system:gateway', to: ['agent'], kind: 'participant/pause', payload }));
+    expect(await paused).toMatchObject({ by: 'system:gateway', pauseId: 'budget-pause', reason: payload.reason });
+  });
+
   it('honours controls from a participant granted the capability after I joined', async () => {
     const agent = await agentWith();
     const admin = await joinAs(gw, tokenOf('admin'), 'space=controls');

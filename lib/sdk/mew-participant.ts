@@ -1,6 +1,7 @@
 import type { CapabilityPattern, CompiledCapabilities } from '../capabilities';
 import {
   CLOSE_CODES,
+  GATEWAY_ID,
   isParticipantControlKind,
   type AnyEnvelope,
   type Envelope,
@@ -445,10 +446,11 @@ export class MEWParticipant {
   /**
    * Acts on a control addressed to me, but only when the sender's capabilities, as the gateway announced them
    * (plus grants I saw), allow it. The gateway already enforced them; checking again here keeps a participant
-   * safe behind a gateway that does not.
+   * safe behind a gateway that does not. The gateway's own controls (a budget pause) need no capability: no
+   * participant can send as it.
    */
   private async handleControl(envelope: AnyEnvelope): Promise<void> {
-    if (!this.model.allows(envelope.from, envelope)) {
+    if (envelope.from !== GATEWAY_ID && !this.model.allows(envelope.from, envelope)) {
       const reason = `${envelope.from} is not known to hold a capability for ${envelope.kind}`;
       return this.hub.emit('control-ignored', { envelope, reason });
     }

@@ -35,6 +35,10 @@ import { GATEWAY_ID } from '../gateway-options';
  * | `PROCESS_STARTED`      | –        | an operator starts a launched participant's process | operator / `admin` | participant      | `{}`                                        |
  * | `PROCESS_STOPPED`      | –        | an operator stops one                              | operator / `admin` | participant      | `{}`                                        |
  * | `PROCESS_RESTARTED`    | –        | an operator restarts one                           | operator / `admin` | participant      | `{}`                                        |
+ * | `BUDGET_SET`           | –        | an operator sets a participant's budget (budgets API) | operator / `admin` | participant    | `{ budget_tokens?, budget_usd?, price_per_1k_tokens_usd?, previous? }` |
+ * | `BUDGET_CLEARED`       | –        | an operator clears it back to the config's         | operator / `admin` | participant      | `{ previous }`                              |
+ * | `BUDGET_WARNING`       | –        | a status crosses 80 % of the budget (once per setting) | gateway        | participant      | `{ budget_tokens?, budget_usd?, spent_tokens, spent_usd?, ratio }` |
+ * | `BUDGET_EXCEEDED`      | –        | a status reaches 100 %: the gateway pauses it (envelope_id = the pause) | gateway | participant | `{ budget_tokens?, budget_usd?, spent_tokens, spent_usd?, ratio }` |
  * | `AUDIT_EVENTS_DROPPED` | –        | the audit queue overflowed (written by the log itself) | gateway        | –                | `{ count, reason }`                         |
  *
  * (¹) `ACCESS_DENIED` is MGP's error name for the same situation (§14.3, code 1001). `TOOL_BLOCKED` is kept for
@@ -74,6 +78,10 @@ export const AUDIT_EVENT_TYPES = {
   PROCESS_STARTED: { mgp: false, description: 'An operator started a launched participant\u2019s process.' },
   PROCESS_STOPPED: { mgp: false, description: 'An operator stopped a launched participant\u2019s process.' },
   PROCESS_RESTARTED: { mgp: false, description: 'An operator restarted a launched participant\u2019s process.' },
+  BUDGET_SET: { mgp: false, description: 'An operator set a participant\u2019s budget.' },
+  BUDGET_CLEARED: { mgp: false, description: 'An operator cleared a participant\u2019s run-time budget (back to the config\u2019s).' },
+  BUDGET_WARNING: { mgp: false, description: 'A participant has spent 80 % of its budget.' },
+  BUDGET_EXCEEDED: { mgp: false, description: 'A participant spent its whole budget: the gateway paused it and asked it to compact.' },
   AUDIT_EVENTS_DROPPED: { mgp: false, description: 'Audit events were lost because the audit queue overflowed.' },
 } as const satisfies Record<string, { mgp: boolean; description: string }>;
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { approvalRuleInputSchema, type ApprovalRule, type ApprovalRuleInput, type RuleEventType, type RuleStats } from '../../rules/approval-rule';
+import { approvalRuleInputSchema, ruleInputOf, type ApprovalRule, type ApprovalRuleInput, type RuleEventType, type RuleStats } from '../../rules/approval-rule';
 import type { GatewayDatabase } from './gateway-database';
 
 interface RuleRow {
@@ -78,8 +78,7 @@ export class RuleRecords {
   remove(id: string, by: string, alsoWrite?: (rule: ApprovalRule) => void): ApprovalRule | undefined {
     const current = this.get(id);
     if (!current) return undefined;
-    const { id: _id, version, created_by: _by, created_at: _at, ...input } = current;
-    return this.write(id, version + 1, input, by, true, alsoWrite);
+    return this.write(id, current.version + 1, ruleInputOf(current), by, true, alsoWrite);
   }
 
   /**

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { budgetLimitsSchema } from '../../budgets/budget';
 import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../../capabilities';
 import { formatIssues, type EnvelopeIssue } from '../../protocol';
 import type { GatewayDatabase } from './gateway-database';
@@ -67,6 +68,14 @@ const pauseRecordSchema = z.object({
   reason: z.string().optional(),
 });
 
+/** A participant's budget as set at run time, and what the budget in force has already triggered. */
+const budgetRecordSchema = z.object({
+  /** Set by an operator; replaces the config's limits (the config's price stays unless it gives one). */
+  runtime: z.object({ limits: budgetLimitsSchema, by: participantId, at: timestamp }).optional(),
+  /** Raised under `limits`: once per budget setting, a restart included; another setting starts afresh. */
+  alerts: z.object({ limits: budgetLimitsSchema, warned_at: timestamp.optional(), exceeded_at: timestamp.optional() }).optional(),
+});
+
 export const spaceStateSchema = z.object({
   version: z.literal(1),
   grants: z.array(grantRecordSchema),
@@ -76,12 +85,14 @@ export const spaceStateSchema = z.object({
   kicked: z.array(participantId),
   /** Pauses in force, by participant: a restart must not lift them any more than a reconnect does. */
   paused: z.record(participantId, pauseRecordSchema).default({}),
+  budgets: z.record(participantId, budgetRecordSchema).default({}),
 });
 
 export type GrantRecord = z.infer<typeof grantRecordSchema>;
 export type BaseRevocation = z.infer<typeof baseRevocationSchema>;
 export type InvitedParticipant = z.infer<typeof invitedParticipantSchema>;
 export type PauseRecord = z.infer<typeof pauseRecordSchema>;
+export type BudgetRecord = z.infer<typeof budgetRecordSchema>;
 export type SpaceStateData = z.infer<typeof spaceStateSchema>;
 
 /** The gateway's minted tokens of a space, as the legacy `tokens.json` held them. */
@@ -101,10 +112,10 @@ export interface TokenChanges {
   remove(participantId: string): void;
 }
 
-const emptyState = (): SpaceStateData => ({ version: 1, grants: [], revocations: [], invited: [], kicked: [], paused: {} });
+const emptyState = (): SpaceStateData => ({ version: 1, grants: [], revocations: [], invited: [], kicked: [], paused: {}, budgets: {} });
 
 /**
- * What a space learns at run time — minted tokens, grants, revocations, invites, kicks, pauses — in the gateway's
+ * What a space learns at run time — minted tokens, grants, revocations, invites, kicks, pauses, budgets — in the gateway's
  * database, so a restart changes nothing. Every change is one transaction (an invite's token and its record
  * together) written before the caller acknowledges it; the in-memory copy is replaced only once the write succeeded.
  * Loaded with validation: a row that does not validate stops the gateway instead of being replaced.

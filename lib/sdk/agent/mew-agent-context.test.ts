@@ -50,6 +50,14 @@ describe('MEWAgent context: telemetry, automatic compaction and participant cont
     expect((await compacted).payload).toMatchObject({ messages_in_context: 1 });
   });
 
+  it('reports the tokens of every model call so far as total_tokens, which clearing the context does not reset', async () => {
+    const agent = await fx.startAgent({ contextWindow: 1000 });
+    await exchange('q1', 'a1', { prompt_tokens: 100, completion_tokens: 10 });
+    await exchange('q2', 'a2', { prompt_tokens: 200, completion_tokens: 20 });
+    expect(agent.telemetry.statusPayload()).toMatchObject({ tokens: 220, total_tokens: 330 });
+    expect((await control('participant/clear')).payload).toMatchObject({ tokens: 0, total_tokens: 330 });
+  });
+
   it('does not compact below the threshold', async () => {
     await fx.startAgent({ contextWindow: 1000 });
     await exchange('q1', 'a1', { prompt_tokens: 790, completion_tokens: 10 });

@@ -72,6 +72,8 @@ export class MEWAgent extends MEWParticipant {
   private currentTurn?: AbortController;
   /** Prompt tokens of the latest model call: what automatic compaction watches. */
   private lastPromptTokens?: number;
+  /** Tokens every model call of this session consumed, as the API counted them: what a budget counts. */
+  private totalTokens = 0;
 
   constructor(options: MEWAgentOptions) {
     const settings = resolveAgentSettings(options);
@@ -152,7 +154,7 @@ export class MEWAgent extends MEWParticipant {
   /** The optional model check for broadcasts; a failed call means "not for me". */
   private async classify(chat: IncomingChat): Promise<boolean> {
     try {
-      const reply = await this.chatModel.complete([
+      const reply = await this.complete([
         { role: 'system', content: renderPrompt(CLASSIFY_PROMPT, { me: this.id ?? '' }) },
         { role: 'user', content: `${chat.from}: ${chat.text}` },
       ]);
@@ -249,7 +251,7 @@ export class MEWAgent extends MEWParticipant {
   ): Promise<Completion> {
     await this.ensureHeadroom(signal);
     const onContent = reasoning && ((piece: string) => void reasoning.delta(piece));
-    const reply = await this.chatModel.complete(this.conversation.build(system, turn), { tools, signal, ...(onContent && { onContent }) });
+    const reply = await this.complete(this.conversation.build(system, turn), { tools, signal, ...(onContent && { onContent }) });
     // Paused while the model answered: what comes next (thoughts, tool calls) waits for the resume.
     await this.untilActive(signal);
     if (reply.usage) this.lastPromptTokens = reply.usage.promptTokens;
@@ -259,6 +261,16 @@ export class MEWAgent extends MEWParticipant {
       maxTokens: this.settings.contextWindow,
       latencyMs: reply.latencyMs,
     });
+    return reply;
+  }
+
+  /** Every model call goes through here, so the session's spend counts them all (summaries and classifications too). */
+  private async complete(...call: Parameters<ChatModel['complete']>): Promise<Completion> {
+    const reply = await this.chatModel.complete(...call);
+    if (reply.usage) {
+      this.totalTokens += reply.usage.promptTokens + reply.usage.completionTokens;
+      this.telemetry.record({ totalTokens: this.totalTokens });
+    }
     return reply;
   }
 
@@ -308,7 +320,7 @@ export class MEWAgent extends MEWParticipant {
   /** Summarises the finished turns into one message; the freed message count, or undefined if nothing changed. */
   private async compact(signal?: AbortSignal): Promise<number | undefined> {
     const freed = await this.conversation.compact(async (transcript) => {
-      const reply = await this.chatModel.complete(
+      const reply = await this.complete(
         [
           { role: 'system', content: SUMMARY_PROMPT },
           { role: 'user', content: transcript },
