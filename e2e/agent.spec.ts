@@ -35,7 +35,7 @@ test('the assistant proposes a bridged tool; its risk shows, and approving it in
   await expect(proposal.getByText('risk: dangerous')).toBeVisible();
   // The control room asked the real server for the current file: there is none, so it is shown as new.
   await expect(proposal.getByText(/^New file: notes\/agent-\w+\.md does not exist on files yet\.$/)).toBeVisible();
-  await proposal.getByRole('button', { name: /^Approve/ }).click();
+  await proposal.getByRole('button', { name: 'Approve', exact: true }).click();
   await page.getByRole('dialog', { name: 'Run write_file?' }).getByRole('button', { name: /^Run/ }).click();
   await expect(proposal.getByText(/completed/i).first()).toBeVisible({ timeout: 15_000 });
 

@@ -39,7 +39,7 @@ test('an approval, a rejection and a pause made in the browser appear in the aud
 
   const approved = agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'note_down', arguments: { text: `keep ${u}` } } }, 20_000);
   const approvedCard = queue(page).getByRole('article', { name: 'note_down' }).filter({ hasText: `keep ${u}` });
-  await approvedCard.getByRole('button', { name: /^Approve/ }).click();
+  await approvedCard.getByRole('button', { name: 'Approve', exact: true }).click();
   expect(await approved).toMatchObject({ content: [{ text: `Noted: keep ${u}` }] });
 
   const rejected = agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'note_down', arguments: { text: `drop ${u}` } } }, 20_000).catch((e: Error) => e);
@@ -133,7 +133,7 @@ test('an approval rule decides in the server: the agent’s matching proposal is
     expect(result).toMatchObject({ content: [{ text: `Noted: auto ${u} one` }] });
     const card = queue(page).getByRole('article', { name: 'note_down' }).filter({ hasText: `auto ${u} one` });
     await expect(card.getByText('completed', { exact: true })).toBeVisible();
-    await expect(card.getByText(/Approved by rules/)).toBeVisible();
+    await expect(card.getByText(`Approved by rule notes ${u} (v1).`)).toBeVisible();
   } finally {
     await request.delete(`/api/spaces/e2e/rules/${rule.id}`, { headers: { Authorization: `Bearer ${E2E_TOKENS.human}` } });
   }

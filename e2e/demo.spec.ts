@@ -27,7 +27,7 @@ test.describe('the embedded demo space', () => {
     expect(path).toBeTruthy();
     // The real filesystem server marks write_file destructive: approving it takes a confirmation.
     await expect(proposal.getByText('risk: dangerous')).toBeVisible();
-    await proposal.getByRole('button', { name: /^Approve/ }).click();
+    await proposal.getByRole('button', { name: 'Approve', exact: true }).click();
     const confirm = page.getByRole('dialog', { name: 'Run write_file?' });
     await confirm.getByRole('button', { name: /^(Run|Approve|Confirm)/ }).click();
     await expect(proposal.getByText(/completed/i).first()).toBeVisible({ timeout: 15_000 });

@@ -293,7 +293,7 @@ async function main() {
       await new Promise((r) => setTimeout(r, 500));
       const candidates = [...sentAt.keys()].filter((id, i) => i % APPROVE_EVERY === 0 && !fulfilledAt.has(id));
       for (const id of candidates.slice(0, 1)) {
-        const button = page.locator(`[data-proposal-id="${id}"]`).getByRole('button', { name: /^Approve/ }).first();
+        const button = page.locator(`[data-proposal-id="${id}"]`).getByRole('button', { name: 'Approve', exact: true }).first();
         if (await button.isVisible().catch(() => false)) {
           await button.click({ timeout: 2000 }).catch(() => undefined);
           approved++;

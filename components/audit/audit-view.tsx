@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { useSpace, useSpaceSession } from '@/components/session/space-session';
+import { useIsOperator } from '@/components/session/use-is-operator';
 import { EMPTY_AUDIT_FILTER, type AuditFilter } from './audit-api-client';
 import { AuditDialog } from './audit-dialog';
 
@@ -23,12 +23,7 @@ export function useAuditView(): AuditViewContext {
  * others do not, since the server would refuse them anyway.
  */
 export function AuditViewProvider({ children }: { children: ReactNode }) {
-  const { participant } = useSpaceSession();
-  const mine = useSpace((s) => s.connection.capabilities);
-  const mayRead = useMemo(() => {
-    void mine; // re-asked after each welcome that changes my capabilities
-    return participant.canSend('capability/grant', { recipient: '*', capabilities: [{ kind: '*' }] });
-  }, [participant, mine]);
+  const mayRead = useIsOperator();
   const [filter, setFilter] = useState<AuditFilter>();
   const open = useCallback((initial: Partial<AuditFilter> = {}) => setFilter({ ...EMPTY_AUDIT_FILTER, ...initial }), []);
   const value = useMemo(() => ({ mayRead, open }), [mayRead, open]);

@@ -6,6 +6,7 @@ import { useHotkeys } from 'react-hotkeys-hook';
 import { toast } from 'sonner';
 import { forgetToken } from '@/components/session/session-token';
 import { useAuditView } from '@/components/audit/audit-view';
+import { useRules } from '@/components/rules/rules-context';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { participantList, pendingProposals, reasoningThreads } from '@/lib/store';
 
@@ -18,11 +19,12 @@ function jumpToProposal(id: string): void {
 
 /**
  * Ctrl/⌘+K: everything an operator does often, by name — jump to a proposal, pause, resume or ask any
- * participant for its status, cancel live reasoning, open the audit log, sign out. Actions go out as envelopes like the buttons do.
+ * participant for its status, cancel live reasoning, open the audit log or the rules, sign out. Actions go out as envelopes like the buttons do.
  */
 export function CommandPalette() {
   const { participant, space } = useSpaceSession();
   const audit = useAuditView();
+  const rules = useRules();
   const [open, setOpen] = useState(false);
   const me = useSpace((s) => s.connection.me);
   const participants = useSpace(participantList);
@@ -107,9 +109,12 @@ export function CommandPalette() {
             </Command.Group>
           )}
           {audit.mayRead && (
-            <Command.Group heading="Audit" className="px-1 text-xs text-slate-500">
+            <Command.Group heading="Audit and rules" className="px-1 text-xs text-slate-500">
               <Command.Item value="open audit log" onSelect={() => run('Open the audit log', () => audit.open())} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
                 Open the audit log
+              </Command.Item>
+              <Command.Item value="open approval rules" onSelect={() => run('Open the approval rules', () => rules.open())} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+                Open the approval rules
               </Command.Item>
             </Command.Group>
           )}

@@ -11,6 +11,7 @@ import { ErrorToasts } from '@/components/watch/error-toasts';
 import { ReasoningPanel } from '@/components/watch/reasoning-panel';
 import { SecurityFeed } from '@/components/watch/security-feed';
 import { TelemetryPanel } from '@/components/watch/telemetry-panel';
+import { RulesProvider, useRules } from '@/components/rules/rules-context';
 import { CommandPalette } from './command-palette';
 import { ConnectionBadge } from './connection-badge';
 
@@ -21,7 +22,9 @@ import { ConnectionBadge } from './connection-badge';
 export function ControlRoom() {
   return (
     <AuditViewProvider>
-      <ControlRoomLayout />
+      <RulesProvider>
+        <ControlRoomLayout />
+      </RulesProvider>
     </AuditViewProvider>
   );
 }
@@ -30,6 +33,7 @@ function ControlRoomLayout() {
   const { space } = useSpaceSession();
   const me = useSpace((s) => s.connection.me);
   const audit = useAuditView();
+  const rules = useRules();
   return (
     <div className="flex min-h-screen flex-col">
       <header className="flex flex-wrap items-center gap-3 border-b border-slate-800 px-4 py-2">
@@ -46,6 +50,15 @@ function ControlRoomLayout() {
             className="rounded border border-slate-700 px-2 py-1 text-xs text-slate-300 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
           >
             Audit log
+          </button>
+        )}
+        {rules.mayManage && (
+          <button
+            type="button"
+            onClick={() => rules.open()}
+            className="rounded border border-slate-700 px-2 py-1 text-xs text-slate-300 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+          >
+            Rules{rules.rules.length > 0 ? ` (${rules.rules.length})` : ''}
           </button>
         )}
       </header>

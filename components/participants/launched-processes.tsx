@@ -1,11 +1,16 @@
 'use client';
 
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
+import { spaceApi } from '@/components/session/space-api';
 import { useSpaceSession } from '@/components/session/space-session';
+import { usePolledById } from '@/components/session/use-polled-by-id';
 import type { ProcessReport } from '@/lib/gateway/process-control';
 
 /** How often the rail asks the server how launched participants' processes are doing (while the tab is visible). */
 const PROCESS_POLL_MS = 2_000;
+
+const processList = (body: { processes: ProcessReport[] }) => body.processes;
+const participantOf = (process: ProcessReport) => process.participant;
 
 /** A launched participant's process, as `GET /api/spaces/{space}/processes` reports it. */
 export type LaunchedProcess = ProcessReport;
@@ -38,47 +43,16 @@ export function useLaunchedProcess(participantId: string): { process?: LaunchedP
  */
 export function LaunchedProcessesProvider({ children }: { children: ReactNode }) {
   const { space, token } = useSpaceSession();
-  const [byId, setById] = useState<ReadonlyMap<string, LaunchedProcess>>(new Map());
-  const url = `/api/spaces/${encodeURIComponent(space)}/processes`;
-
-  const request = useCallback(
-    async (path: string, method: 'GET' | 'POST') => {
-      const response = await fetch(`${url}${path}`, { method, headers: { Authorization: `Bearer ${token}` }, cache: 'no-store' });
-      const body = await response.json().catch(() => ({}));
-      if (!response.ok) throw new Error(typeof body.message === 'string' ? body.message : `HTTP ${response.status}`);
-      return body;
-    },
-    [url, token],
-  );
-
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      if (document.visibilityState === 'visible') {
-        try {
-          const { processes } = (await request('', 'GET')) as { processes: LaunchedProcess[] };
-          if (live) setById(new Map(processes.map((p) => [p.participant, p])));
-        } catch {
-          // The next poll tries again; a card keeps showing the last state it had.
-        }
-      }
-      if (live) timer = setTimeout(poll, PROCESS_POLL_MS);
-    };
-    void poll();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [request]);
+  // A failed poll leaves the cards showing the last state they had.
+  const [byId, setById] = usePolledById('/processes', processList, participantOf, PROCESS_POLL_MS);
 
   const act = useCallback(
     async (participantId: string, action: ProcessAction) => {
-      const process = (await request(`/${encodeURIComponent(participantId)}/${action}`, 'POST')) as LaunchedProcess;
+      const process = await spaceApi<LaunchedProcess>(space, token, `/processes/${encodeURIComponent(participantId)}/${action}`, { method: 'POST' });
       setById((current) => new Map(current).set(participantId, process));
       return process;
     },
-    [request],
+    [space, token, setById],
   );
 
   const value = useMemo(() => ({ byId, act }), [byId, act]);

@@ -4,6 +4,7 @@ import { memo, useMemo, useState } from 'react';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { participantById, type ParticipantState } from '@/lib/store';
 import { CapabilityEditor } from './capability-editor';
+import { BudgetGauge } from './budget-gauge';
 import { CapabilitySummaryView } from './capability-summary';
 import { ContextGauge } from './context-gauge';
 import type { TrackedSend } from './action-outcome';
@@ -67,6 +68,7 @@ export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: s
       <Badges p={p} />
       <ProcessState participantId={id} />
       {p.online && <ContextGauge participant={id} />}
+      <BudgetGauge participant={id} paused={p.paused} />
       {p.online && <ReportedStatus participant={id} />}
       <CapabilitySummaryView summary={summary} />
       <ControlStatus control={p.lastControl} pending={pending} />

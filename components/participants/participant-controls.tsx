@@ -2,12 +2,15 @@
 
 import { useId, useMemo, useState } from 'react';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
+import { useIsOperator } from '@/components/session/use-is-operator';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogFooter, DialogForm } from '@/components/ui/dialog';
 import type { OutgoingEnvelope } from '@/lib/sdk/mew-client';
 import type { ParticipantState } from '@/lib/store';
 import { sendTracked, type TrackedSend } from './action-outcome';
-import { MenuButton, type MenuItem } from './menu-button';
+import { BudgetDialog } from './budget-dialog';
+import { MenuButton, type MenuItem } from '@/components/ui/menu-button';
+import { NumberField, optionalCount } from './number-field';
 import { BUTTON, INPUT } from './styles';
 
 type ControlKey = 'pause' | 'resume' | 'status' | 'forget' | 'compact' | 'clear' | 'restart' | 'shutdown' | 'kick';
@@ -60,7 +63,8 @@ function usePermitted(): Record<ControlKey, boolean> {
 export function ParticipantControls({ participant: p, onSent }: { participant: ParticipantState; onSent: (sent: TrackedSend, label: string) => void }) {
   const session = useSpaceSession();
   const permitted = usePermitted();
-  const [dialog, setDialog] = useState<ControlKey>();
+  const operator = useIsOperator();
+  const [dialog, setDialog] = useState<ControlKey | 'budget'>();
 
   function send(key: ControlKey, envelope: OutgoingEnvelope, successToast?: string) {
     setDialog(undefined);
@@ -87,11 +91,14 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
     danger: CONTROLS[key].destructive,
     onSelect: () => run(key),
   }));
+  // Budgets are not a control envelope but the budgets API, which is for operators.
+  if (operator) items.push({ key: 'budget', label: 'Set budget…', onSelect: () => setDialog('budget') });
 
   const close = () => setDialog(undefined);
   return (
     <>
       <MenuButton label={`Controls for ${p.id}`} buttonText="Controls" items={items} />
+      {operator && <BudgetDialog participant={p.id} open={dialog === 'budget'} onClose={close} />}
       <PauseDialog id={p.id} open={dialog === 'pause'} onClose={close} onSubmit={(payload) => control('pause', payload)} />
       <CompactDialog id={p.id} open={dialog === 'compact'} onClose={close} onSubmit={(payload) => control('compact', payload)} />
       <ForgetDialog id={p.id} open={dialog === 'forget'} onClose={close} onSubmit={(payload) => control('forget', payload)} />
@@ -142,51 +149,6 @@ function Actions({ onCancel, submit, danger = false, disabled = false }: { onCan
         {submit}
       </button>
     </DialogFooter>
-  );
-}
-
-/** A positive whole number from an optional field: undefined when empty, NaN when not valid. */
-function optionalCount(text: string): number | undefined {
-  if (text.trim() === '') return undefined;
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : Number.NaN;
-}
-
-function NumberField({
-  label,
-  value,
-  onChange,
-  hint,
-  invalid,
-  first = false,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  hint: string;
-  invalid: boolean;
-  first?: boolean;
-}) {
-  const hintId = useId();
-  return (
-    <label className="flex flex-col gap-1 text-sm">
-      {label}
-      <input
-        type="number"
-        inputMode="numeric"
-        min={1}
-        step={1}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={invalid}
-        aria-describedby={hintId}
-        data-autofocus={first || undefined}
-        className={INPUT}
-      />
-      <span id={hintId} className={`text-xs ${invalid ? 'text-red-300' : 'text-slate-500'}`}>
-        {invalid ? 'Enter a whole number above 0, or leave it empty.' : hint}
-      </span>
-    </label>
   );
 }
 

@@ -3,6 +3,7 @@
 import { useMemo, useState } from 'react';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { participantList } from '@/lib/store';
+import { BudgetsProvider } from './budgets';
 import { InviteDialog } from './invite-dialog';
 import { LaunchedProcessesProvider, useLaunchedIds } from './launched-processes';
 import { ParticipantCard } from './participant-card';
@@ -40,7 +41,9 @@ export function ParticipantsRail() {
       </div>
       <PatternRevocationsProvider>
         <LaunchedProcessesProvider>
-          <ParticipantList ids={ids} me={me} />
+          <BudgetsProvider>
+            <ParticipantList ids={ids} me={me} />
+          </BudgetsProvider>
         </LaunchedProcessesProvider>
       </PatternRevocationsProvider>
       {mayInvite && <InviteDialog open={inviting} onClose={() => setInviting(false)} />}

@@ -1,6 +1,7 @@
 'use client';
 
 import { ConfirmDialog as SharedConfirmDialog } from '@/components/ui/confirm-dialog';
+import { scopeLabel, type ApprovalScope } from '@/components/rules/use-approve-for';
 import type { Proposal } from '@/lib/store';
 import { buttonClass } from './button-styles';
 import { RiskBadge } from './risk-badge';
@@ -8,37 +9,53 @@ import { RiskBadge } from './risk-badge';
 /** The extra step before running tools that are dangerous or ask for confirmation (MGP). */
 export function ConfirmDialog({
   proposals,
-  grant = false,
+  then,
   onCancel,
   onConfirm,
 }: {
   proposals: readonly Proposal[];
-  /** Confirming an "always allow" (approve now and grant for later) rather than one run. */
-  grant?: boolean;
+  /** What confirming does: run them once, "always allow" (approve now and grant for later), or approve by a rule for a while. */
+  then: 'approve' | 'grant' | ApprovalScope;
   onCancel: () => void;
   onConfirm: () => void;
 }) {
   const one = proposals.length === 1 ? proposals[0] : undefined;
   const name = one ? (one.toolName ?? one.method) : `${proposals.length} proposals`;
+  const scope = then === 'approve' || then === 'grant' ? undefined : scopeLabel(then, one?.proposer ?? '');
+  const copy =
+    then === 'grant'
+      ? {
+          title: `Always allow ${name}?`,
+          description: (
+            <>
+              <span className="font-mono">{one?.proposer}</span> will be able to call <span className="font-mono">{name}</span> directly from now on, without
+              asking, although the tool is marked risky. You can revoke it later.
+            </>
+          ),
+          confirm: 'Approve and always allow',
+        }
+      : scope
+        ? {
+            title: `Approve ${name} ${scope}?`,
+            description: (
+              <>
+                A rule will run calls like this one of <span className="font-mono">{name}</span> from <span className="font-mono">{one?.proposer}</span> {scope}{' '}
+                with no one asked, although the tool is marked risky. You can delete the rule at any time.
+              </>
+            ),
+            confirm: `Approve ${scope}`,
+          }
+        : { title: `Run ${name}?`, description: 'These tools are marked dangerous or ask for confirmation before each run.', confirm: one ? `Run ${name}` : `Run ${proposals.length}` };
   return (
     <SharedConfirmDialog
       open
       closeButton={false}
-      title={grant ? `Always allow ${name}?` : `Run ${name}?`}
-      description={
-        grant ? (
-          <>
-            <span className="font-mono">{one?.proposer}</span> will be able to call <span className="font-mono">{name}</span> directly from now on, without
-            asking, although the tool is marked risky. You can revoke it later.
-          </>
-        ) : (
-          'These tools are marked dangerous or ask for confirmation before each run.'
-        )
-      }
-      confirmLabel={grant ? `Approve and always allow` : one ? `Run ${name}` : `Run ${proposals.length}`}
+      title={copy.title}
+      description={copy.description}
+      confirmLabel={copy.confirm}
       onConfirm={onConfirm}
       onCancel={onCancel}
-      classNames={{ cancel: `${buttonClass.base} ${buttonClass.neutral}`, confirm: `${buttonClass.base} ${grant ? buttonClass.grant : buttonClass.danger}` }}
+      classNames={{ cancel: `${buttonClass.base} ${buttonClass.neutral}`, confirm: `${buttonClass.base} ${then === 'approve' ? buttonClass.danger : buttonClass.grant}` }}
     >
       <ul className="flex flex-col gap-1.5 text-sm">
         {proposals.map((p) => (

@@ -2,6 +2,7 @@
 
 import { Dialog, DialogFooter } from '@/components/ui/dialog';
 import { buttonClass } from './button-styles';
+import { NOT_NOW_MINUTES } from './use-snoozes';
 
 const SHORTCUTS = [
   ['j', 'Select the next proposal'],
@@ -11,6 +12,7 @@ const SHORTCUTS = [
   ['r', 'Reject it with a reason'],
   ['g', 'Always allow: approve and grant the proposer this tool'],
   ['x', 'Add it to / remove it from the batch selection'],
+  ['n', `Not now: hide it from this browser for ${NOT_NOW_MINUTES} minutes (nobody is told no)`],
   ['?', 'Show this help'],
   ['Esc', 'Close a dialog'],
   ['Ctrl+Enter', 'Send from a dialog’s text box'],

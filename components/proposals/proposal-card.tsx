@@ -13,6 +13,10 @@ import { RiskBadge } from './risk-badge';
 import { StatusBadge } from './status-badge';
 import { toolGrantFor } from './tool-grants';
 import { approveBlocker, grantBlocker } from './use-proposal-actions';
+import { useRules } from '@/components/rules/rules-context';
+import { scopeLabel, type ApprovalScope } from '@/components/rules/use-approve-for';
+import { MenuButton } from '@/components/ui/menu-button';
+import { NOT_NOW_MINUTES } from './use-snoozes';
 
 // Pending cards carry their risk on the left edge, so a dangerous one stands out while scanning the queue.
 const ACCENT: Record<string, string> = { safe: 'border-l-emerald-600', moderate: 'border-l-amber-500', dangerous: 'border-l-red-600' };
@@ -22,7 +26,9 @@ const ACCENT: Record<string, string> = { safe: 'border-l-emerald-600', moderate:
 const isControl = (target: EventTarget) => target instanceof Element && target.closest('button, input') !== null;
 
 /** What a card asks its queue to do; the queue owns dialogs and selection. */
-export type CardAction = 'approve' | 'edit' | 'reject' | 'grant' | 'toggle';
+export type CardAction = 'approve' | 'edit' | 'reject' | 'grant' | 'toggle' | 'snooze' | `approve-${ApprovalScope}`;
+
+const SCOPES: readonly ApprovalScope[] = ['hour', 'session', 'always'];
 
 /**
  * One proposal: who proposes what to whom, the tool's risk, its age and countdown, the exact arguments (or a diff),
@@ -43,6 +49,7 @@ export const ProposalCard = memo(function ProposalCard({
 }) {
   const { participant, store } = useSpaceSession();
   const audit = useAuditView();
+  const rules = useRules();
   const me = useSpace((s) => s.connection.me);
   const grant = useSpace((s) => toolGrantFor(s, p.proposer, p.toolName));
   // What is possible depends on my capabilities and on who offers which tool: re-check only when those change.
@@ -58,6 +65,11 @@ export const ProposalCard = memo(function ProposalCard({
     return [approveBlocker(participant, state, p), grantBlocker(participant, state, p)];
   }, [pending, participant, store, p, capabilities, tools, me]);
   const grantTitle = grantWhy ? `Cannot always allow: ${grantWhy}` : `Approve, and let ${p.proposer} call ${name} directly from now on`;
+  // Rules approve in the server: only where someone applies them (a supervisor) and I may write them.
+  const approveFor = useMemo(
+    () => (rules.mayManage && rules.supervisor ? SCOPES.map((scope) => ({ key: scope, label: `Approve ${scopeLabel(scope, p.proposer)}`, onSelect: () => onAction(`approve-${scope}`, p.id) })) : []),
+    [rules.mayManage, rules.supervisor, p.proposer, p.id, onAction],
+  );
 
   return (
     <article
@@ -103,6 +115,11 @@ export const ProposalCard = memo(function ProposalCard({
         <Age at={p.at} />
         {pending && p.deadline !== undefined && <Countdown deadline={p.deadline} from={p.at} source={p.deadlineSource} />}
         {grant && pending && <span className="text-sky-300">{p.proposer} is already always allowed to call {name}</span>}
+        {pending && p.escalation && (
+          <span role="status" className="rounded bg-red-900/70 px-1.5 py-px font-semibold text-red-100" title={p.escalation.text}>
+            Urgent: undecided for {p.escalation.waitedSeconds} s
+          </span>
+        )}
       </div>
 
       {p.context && <p className="text-[11px] text-slate-500">context: {p.context}</p>}
@@ -151,6 +168,15 @@ export const ProposalCard = memo(function ProposalCard({
             >
               Edit then approve <Kbd>e</Kbd>
             </button>
+            {approveWhy === undefined && approveFor.length > 0 && (
+              <MenuButton
+                label="Approve for…"
+                buttonText="Approve for…"
+                items={approveFor}
+                align="left"
+                buttonClassName={`${buttonClass.base} ${buttonClass.neutral} aria-expanded:bg-slate-800`}
+              />
+            )}
             <button type="button" onClick={() => onAction('reject', p.id)} className={`${buttonClass.base} ${buttonClass.rejectOutline}`}>
               Reject <Kbd>r</Kbd>
             </button>
@@ -162,6 +188,14 @@ export const ProposalCard = memo(function ProposalCard({
               className={`${buttonClass.base} ${buttonClass.grant}`}
             >
               Always allow <Kbd>g</Kbd>
+            </button>
+            <button
+              type="button"
+              title={`Hide it from this browser's queue for ${NOT_NOW_MINUTES} minutes; nobody is told no`}
+              onClick={() => onAction('snooze', p.id)}
+              className={`${buttonClass.base} ${buttonClass.neutral}`}
+            >
+              Not now <Kbd>n</Kbd>
             </button>
           </div>
           {approveWhy && <p className="text-xs text-amber-300">Cannot approve: {approveWhy}.</p>}

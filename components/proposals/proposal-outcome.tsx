@@ -1,11 +1,33 @@
 'use client';
 
 import { memo, type ReactNode } from 'react';
+import { useRules } from '@/components/rules/rules-context';
+import type { RuleRef } from '@/lib/protocol';
 import type { Proposal } from '@/lib/store';
 import { JsonBlock } from './json-block';
 import { resultText } from './proposal-content';
 
 const who = (id: string, me: string | undefined) => (id === me ? `${id} (you)` : id);
+
+/** "by rule *name* (v3)", a link to the rule for those who may open the rules. */
+function ByRule({ rule }: { rule: RuleRef }) {
+  const rules = useRules();
+  const label = (
+    <>
+      rule <span className="font-medium">{rule.name}</span> (v{rule.version})
+    </>
+  );
+  if (!rules.mayManage) return label;
+  return (
+    <button
+      type="button"
+      onClick={() => rules.open({ ruleId: rule.id })}
+      className="underline decoration-dotted underline-offset-2 hover:text-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500"
+    >
+      {label}
+    </button>
+  );
+}
 
 /** What became of a proposal: who approved or rejected it and why, the result or error, withdrawal, expiry. */
 export const ProposalOutcome = memo(function ProposalOutcome({ proposal: p, me }: { proposal: Proposal; me?: string }) {
@@ -32,7 +54,7 @@ export const ProposalOutcome = memo(function ProposalOutcome({ proposal: p, me }
     lines.push(
       <div key={r.id} className="text-red-300">
         <p>
-          Rejected by {who(r.by, me)}: <span className="font-mono">{r.reason ?? 'no reason given'}</span>
+          Rejected by {r.rule ? <ByRule rule={r.rule} /> : who(r.by, me)}: <span className="font-mono">{r.reason ?? 'no reason given'}</span>
         </p>
         {r.explanation && <p className="mt-0.5 whitespace-pre-wrap text-slate-300">“{r.explanation.text}”</p>}
       </div>,
@@ -42,7 +64,7 @@ export const ProposalOutcome = memo(function ProposalOutcome({ proposal: p, me }
     lines.push(
       <div key="fulfilled" className="flex flex-col gap-1 text-slate-300">
         <p>
-          Approved by {who(f.by, me)}
+          Approved by {f.rule ? <ByRule rule={f.rule} /> : who(f.by, me)}
           {f.edited ? ' with edited arguments' : ''}
           {p.fulfilments.length > 1 ? ` (also fulfilled by ${p.fulfilments.slice(1).map((x) => who(x.by, me)).join(', ')})` : ''}
           {p.state === 'fulfilled' ? ' — waiting for the result…' : '.'}

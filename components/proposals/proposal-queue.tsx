@@ -17,6 +17,9 @@ import type { RejectReason } from './reject-reasons';
 import { useProposalActions, needsConfirmation } from './use-proposal-actions';
 import { useQueueHotkeys, type QueueKey } from './use-queue-hotkeys';
 import { useToolDiscovery } from './use-tool-discovery';
+import { NOT_NOW_MINUTES, useSnoozes } from './use-snoozes';
+import { RuleSuggestions } from '@/components/rules/rule-suggestions';
+import { useApproveFor, type ApprovalScope } from '@/components/rules/use-approve-for';
 import { measureFromResizeObserver } from '@/components/ui/measure-from-resize-observer';
 
 type Row = { kind: 'proposal'; proposal: Proposal } | { kind: 'history'; count: number } | { kind: 'empty' };
@@ -26,7 +29,7 @@ type Dialog =
   | { type: 'help' }
   | { type: 'edit'; proposal: Proposal }
   | { type: 'reject'; proposals: readonly Proposal[] }
-  | { type: 'confirm'; proposals: readonly Proposal[]; grant: boolean };
+  | { type: 'confirm'; proposals: readonly Proposal[]; then: 'approve' | 'grant' | ApprovalScope };
 
 const NO_IDS: ReadonlySet<string> = new Set();
 
@@ -36,8 +39,17 @@ const NO_IDS: ReadonlySet<string> = new Set();
  * always allow, and batch decisions, from the mouse or the keyboard (`?` lists the keys).
  */
 export function ProposalQueue() {
-  const { store } = useSpaceSession();
-  const pending = useSpace(pendingProposals);
+  const { store, space } = useSpaceSession();
+  const allPending = useSpace(pendingProposals);
+  const { snoozed, snooze, wake } = useSnoozes(space);
+  const [showSnoozed, setShowSnoozed] = useState(false);
+  // Urgent ones (escalated: nobody decided in time) first; "Not now" ones hidden unless asked for or urgent.
+  const hidden = useMemo(() => allPending.filter((p) => snoozed.has(p.id) && !p.escalation), [allPending, snoozed]);
+  const pending = useMemo(() => {
+    const away = new Set(hidden);
+    const shown = showSnoozed || away.size === 0 ? allPending : allPending.filter((p) => !away.has(p));
+    return shown.some((p) => p.escalation) ? [...shown.filter((p) => p.escalation), ...shown.filter((p) => !p.escalation)] : shown;
+  }, [allPending, hidden, showSnoozed]);
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query.trim());
   const history = useSpace((s) => proposalHistory(s, deferredQuery));
@@ -103,7 +115,7 @@ export function ProposalQueue() {
     (proposals: readonly Proposal[], confirmed: boolean) => {
       const ready = stillPending(proposals);
       if (ready.length === 0) return;
-      if (!confirmed && ready.some(needsConfirmation)) return setDialog({ type: 'confirm', proposals: ready, grant: false });
+      if (!confirmed && ready.some(needsConfirmation)) return setDialog({ type: 'confirm', proposals: ready, then: 'approve' });
       const ok = ready.length === 1 ? actions.approve(ready[0]) : actions.approveMany(ready);
       if (ok) moveOn(ready.map((p) => p.id));
     },
@@ -114,10 +126,22 @@ export function ProposalQueue() {
     (proposal: Proposal, confirmed: boolean) => {
       const [ready] = stillPending([proposal]);
       if (!ready) return;
-      if (!confirmed && needsConfirmation(ready)) return setDialog({ type: 'confirm', proposals: [ready], grant: true });
+      if (!confirmed && needsConfirmation(ready)) return setDialog({ type: 'confirm', proposals: [ready], then: 'grant' });
       if (actions.alwaysAllow(ready)) moveOn([ready.id]);
     },
     [actions, moveOn, stillPending],
+  );
+
+  const approveFor = useApproveFor();
+  const approveWithRule = useCallback(
+    (proposal: Proposal, scope: ApprovalScope, confirmed: boolean) => {
+      const [ready] = stillPending([proposal]);
+      if (!ready) return;
+      if (!confirmed && needsConfirmation(ready)) return setDialog({ type: 'confirm', proposals: [ready], then: scope });
+      moveOn([ready.id]);
+      void approveFor(ready, scope);
+    },
+    [approveFor, moveOn, stillPending],
   );
 
   const act = useCallback(
@@ -139,10 +163,18 @@ export function ProposalQueue() {
       }
       if (action === 'approve') approve([proposal], false);
       else if (action === 'grant') alwaysAllow(proposal, false);
+      else if (action === 'snooze') {
+        moveOn([proposal.id]);
+        snooze(proposal.id);
+        toast(`Not now: ${proposal.toolName ?? proposal.method} from ${proposal.proposer} is hidden for ${NOT_NOW_MINUTES} minutes`, {
+          description: 'It is still pending for everyone else, and comes back at once if it becomes urgent.',
+          action: { label: 'Show it again', onClick: () => wake([proposal.id]) },
+        });
+      } else if (action.startsWith('approve-')) approveWithRule(proposal, action.slice('approve-'.length) as ApprovalScope, false);
       else if (action === 'edit') setDialog({ type: 'edit', proposal });
       else setDialog({ type: 'reject', proposals: [proposal] });
     },
-    [store, approve, alwaysAllow],
+    [store, approve, alwaysAllow, approveWithRule, moveOn, snooze, wake],
   );
 
   const select = useCallback(
@@ -171,7 +203,7 @@ export function ProposalQueue() {
         return select(order[next], true);
       }
       if (selected === undefined) return;
-      const action: Record<'a' | 'e' | 'r' | 'g' | 'x', CardAction> = { a: 'approve', e: 'edit', r: 'reject', g: 'grant', x: 'toggle' };
+      const action: Record<'a' | 'e' | 'r' | 'g' | 'x' | 'n', CardAction> = { a: 'approve', e: 'edit', r: 'reject', g: 'grant', x: 'toggle', n: 'snooze' };
       act(action[key], selected);
     },
     [order, selected, select, act],
@@ -193,9 +225,19 @@ export function ProposalQueue() {
         <h2 id="proposal-queue-heading" className="text-sm font-semibold text-slate-200">
           Proposals
         </h2>
-        <span aria-live="polite" className={`rounded-full px-2 py-px text-xs ${pending.length > 0 ? 'bg-sky-900/70 text-sky-200' : 'bg-slate-800 text-slate-400'}`}>
-          {pending.length} pending
+        <span aria-live="polite" className={`rounded-full px-2 py-px text-xs ${allPending.length > 0 ? 'bg-sky-900/70 text-sky-200' : 'bg-slate-800 text-slate-400'}`}>
+          {allPending.length} pending
         </span>
+        {hidden.length > 0 && (
+          <button
+            type="button"
+            aria-pressed={showSnoozed}
+            onClick={() => setShowSnoozed((s) => !s)}
+            className={`${buttonClass.base} ${buttonClass.neutral} px-2 py-0.5 text-xs`}
+          >
+            {showSnoozed ? `Hide the ${hidden.length} put off` : `${hidden.length} put off (Not now): show`}
+          </button>
+        )}
         <div className="ml-auto flex min-w-0 flex-1 items-center justify-end gap-2 sm:flex-none">
           <input
             type="search"
@@ -216,6 +258,8 @@ export function ProposalQueue() {
           </button>
         </div>
       </div>
+
+      <RuleSuggestions />
 
       {pending.length > 0 && (
         <div role="toolbar" aria-label="Batch decisions" className="flex flex-wrap items-center gap-2 text-xs text-slate-300">
@@ -272,7 +316,9 @@ export function ProposalQueue() {
                   </h3>
                 ) : (
                   <p className="rounded-lg border border-dashed border-slate-800 p-4 text-center text-sm text-slate-500">
-                    No pending proposals. Agents’ proposals appear here the moment they arrive.
+                    {hidden.length > 0
+                      ? `Nothing else pending: ${hidden.length} put off for later (Not now).`
+                      : 'No pending proposals. Agents’ proposals appear here the moment they arrive.'}
                   </p>
                 )}
               </div>
@@ -309,12 +355,13 @@ export function ProposalQueue() {
       {dialog?.type === 'confirm' && (
         <ConfirmDialog
           proposals={dialog.proposals}
-          grant={dialog.grant}
+          then={dialog.then}
           onCancel={closeDialog}
           onConfirm={() => {
             setDialog(null);
-            if (dialog.grant) alwaysAllow(dialog.proposals[0], true);
-            else approve(dialog.proposals, true);
+            if (dialog.then === 'grant') alwaysAllow(dialog.proposals[0], true);
+            else if (dialog.then === 'approve') approve(dialog.proposals, true);
+            else approveWithRule(dialog.proposals[0], dialog.then, true);
           }}
         />
       )}

@@ -3,7 +3,7 @@
 import { useHotkeys } from 'react-hotkeys-hook';
 
 /** The queue's single-key shortcuts (see HelpDialog). */
-export type QueueKey = 'j' | 'k' | 'a' | 'e' | 'r' | 'g' | 'x' | '?';
+export type QueueKey = 'j' | 'k' | 'a' | 'e' | 'r' | 'g' | 'x' | 'n' | '?';
 
 const NON_TEXT_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image']);
 
@@ -35,7 +35,7 @@ export function useQueueHotkeys(onKey: (key: QueueKey) => void, enabled: boolean
     enabled: () => enabled && !isDialogOpen(),
   };
   useHotkeys(
-    'j,k,a,e,r,g,x',
+    'j,k,a,e,r,g,x,n',
     (event, hotkey) => {
       event.preventDefault();
       onKey(hotkey.keys?.[0] as QueueKey);

@@ -15,7 +15,20 @@ export interface MenuItem {
  * arrows, Home and End move; Enter selects; Escape or Tab close it. Focus is back on the button before an
  * item runs, so a dialog the item opens returns focus there.
  */
-export function MenuButton({ label, items, buttonText }: { label: string; items: readonly MenuItem[]; buttonText: string }) {
+export function MenuButton({
+  label,
+  items,
+  buttonText,
+  buttonClassName = 'rounded border border-slate-700 px-2 py-0.5 text-xs text-slate-200 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400 aria-expanded:bg-slate-800',
+  align = 'right',
+}: {
+  label: string;
+  items: readonly MenuItem[];
+  buttonText: string;
+  buttonClassName?: string;
+  /** Which edge of the button the menu lines up with. */
+  align?: 'left' | 'right';
+}) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const button = useRef<HTMLButtonElement>(null);
@@ -87,7 +100,7 @@ export function MenuButton({ label, items, buttonText }: { label: string; items:
             openAt(items.length - 1);
           }
         }}
-        className="rounded border border-slate-700 px-2 py-0.5 text-xs text-slate-200 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400 aria-expanded:bg-slate-800"
+        className={buttonClassName}
       >
         {buttonText} <span aria-hidden="true">▾</span>
       </button>
@@ -98,7 +111,7 @@ export function MenuButton({ label, items, buttonText }: { label: string; items:
           role="menu"
           aria-label={label}
           onKeyDown={onMenuKey}
-          className="absolute right-0 top-full z-30 mt-1 w-48 rounded-md border border-slate-700 bg-slate-900 py-1 shadow-xl"
+          className={`absolute ${align === 'right' ? 'right-0' : 'left-0'} top-full z-30 mt-1 w-56 rounded-md border border-slate-700 bg-slate-900 py-1 shadow-xl`}
         >
           {items.map((item, index) => (
             <li

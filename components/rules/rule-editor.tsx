@@ -1,0 +1,216 @@
+'use client';
+
+import { useDeferredValue, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { toast } from 'sonner';
+import { BUTTON, INPUT } from '@/components/participants/styles';
+import { useSpace } from '@/components/session/space-session';
+import type { ApprovalRuleInput } from '@/lib/rules/approval-rule';
+import { approvalRuleInputSchema, RULE_DECISIONS, RULE_MODES } from '@/lib/rules/approval-rule';
+import { validateRule, type RuleIssue } from '@/lib/rules/rule-engine';
+import { previewRule } from '@/lib/rules/rule-preview';
+import { formOf, MATCH_FIELDS, ruleOfForm, type RuleForm } from './rule-form';
+import { useRules } from './rules-context';
+
+const MATCH_HINTS: Record<(typeof MATCH_FIELDS)[number], string> = {
+  proposer: 'scribe, agent-*, ["a","b"]',
+  target: 'files',
+  method: 'tools/call',
+  tool: 'write_file, read_*',
+};
+
+/**
+ * Writes or edits one rule: its match as patterns of the capability language (checked live, as the server will),
+ * its decision and mode, limits, and a preview that replays the space's recent proposals through it, naming those
+ * a person decided the other way. Saving an edit makes the rule's next version.
+ */
+export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: string; version?: number; initial: ApprovalRuleInput; onDone: () => void }) {
+  const rules = useRules();
+  const [form, setForm] = useState<RuleForm>(() => formOf(initial));
+  const [saving, setSaving] = useState(false);
+  const idBase = useId();
+  const id = (field: string) => `${idBase}-${field}`;
+  const set = <K extends keyof RuleForm>(key: K) => (value: RuleForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  const read = useMemo(() => ruleOfForm(form), [form]);
+  const checked = useMemo(() => ('rule' in read ? validateRule(read.rule) : undefined), [read]);
+  const issues: RuleIssue[] = 'field' in read ? [{ path: ['match', read.field], message: read.message }] : checked && !checked.ok ? checked.issues : [];
+  const issueAt = (...path: string[]) => issues.find((i) => path.every((p, n) => i.path[n] === p))?.message;
+
+  // The space's proposals the preview replays (the store keeps a bounded window of them).
+  const byId = useSpace((s) => s.proposals.byId);
+  const proposals = useMemo(() => [...byId.values()], [byId]);
+  const draft = useDeferredValue(checked?.ok ? checked.rule : undefined);
+  const preview = useMemo(() => {
+    if (!draft) return undefined;
+    const rule = { ...approvalRuleInputSchema.parse(draft), id: ruleId ?? 'draft', version: version ?? 0, created_by: '', created_at: '' };
+    return previewRule(rule, proposals);
+  }, [draft, proposals, ruleId, version]);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!checked?.ok) return;
+    setSaving(true);
+    try {
+      const saved = ruleId ? await rules.update(ruleId, checked.rule) : await rules.create(checked.rule);
+      toast.success(`Rule “${saved.name}” saved (v${saved.version})`, { description: saved.mode === 'shadow' ? 'Shadow mode: it counts what it would decide, and decides nothing.' : undefined });
+      onDone();
+    } catch (error) {
+      toast.error('The rule was not saved', { description: (error as Error).message });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const verb = form.decision === 'approve' ? 'approved' : form.decision === 'reject' ? 'rejected' : 'asked about';
+  return (
+    <form onSubmit={save} aria-label={ruleId ? `Edit rule ${initial.name}` : 'New rule'} className="flex flex-col gap-3">
+      <Field id={id('name')} label="Name" error={issueAt('name')}>
+        <input id={id('name')} data-autofocus className={INPUT} value={form.name} onChange={(e) => set('name')(e.target.value)} aria-invalid={issueAt('name') !== undefined} />
+      </Field>
+      <div className="grid grid-cols-2 gap-2">
+        <Field id={id('decision')} label="Decision">
+          <select id={id('decision')} className={INPUT} value={form.decision} onChange={(e) => set('decision')(e.target.value as RuleForm['decision'])}>
+            <Options values={RULE_DECISIONS} />
+          </select>
+        </Field>
+        <Field id={id('mode')} label="Mode">
+          <select id={id('mode')} className={INPUT} value={form.mode} onChange={(e) => set('mode')(e.target.value as RuleForm['mode'])}>
+            <Options values={RULE_MODES} />
+          </select>
+        </Field>
+      </div>
+
+      <fieldset className="flex flex-col gap-2 rounded border border-slate-800 p-2">
+        <legend className="px-1 text-xs text-slate-400">Matches proposals whose… (empty: any; globs, !negation, [one, of], /regex/)</legend>
+        <div className="grid grid-cols-2 gap-2">
+          {MATCH_FIELDS.map((field) => (
+            <Field key={field} id={id(field)} label={field} error={issueAt('match', field)}>
+              <input
+                id={id(field)}
+                className={`${INPUT} font-mono`}
+                value={form[field]}
+                placeholder={MATCH_HINTS[field]}
+                onChange={(e) => set(field)(e.target.value)}
+                aria-invalid={issueAt('match', field) !== undefined}
+              />
+            </Field>
+          ))}
+        </div>
+        <Field id={id('arguments')} label="arguments (JSON object of patterns)" error={issueAt('match', 'arguments')}>
+          <textarea
+            id={id('arguments')}
+            rows={3}
+            className={`${INPUT} font-mono text-xs`}
+            value={form.arguments}
+            placeholder='{"path": "notes/*"}'
+            onChange={(e) => set('arguments')(e.target.value)}
+            aria-invalid={issueAt('match', 'arguments') !== undefined}
+          />
+        </Field>
+      </fieldset>
+
+      {form.decision === 'reject' && (
+        <Field id={id('reason')} label="Reason the proposer is told" error={issueAt('reason')}>
+          <input id={id('reason')} className={INPUT} value={form.reason} placeholder="policy" onChange={(e) => set('reason')(e.target.value)} />
+        </Field>
+      )}
+      <div className="grid grid-cols-2 gap-2">
+        <Field id={id('expires')} label="Expires (optional)" error={issueAt('expires_at')}>
+          <input id={id('expires')} type="datetime-local" className={INPUT} value={form.expiresAt} onChange={(e) => set('expiresAt')(e.target.value)} />
+        </Field>
+        <Field id={id('quota')} label="At most per hour (optional)" error={issueAt('max_per_hour')}>
+          <input id={id('quota')} type="number" min={1} className={INPUT} value={form.maxPerHour} onChange={(e) => set('maxPerHour')(e.target.value)} />
+        </Field>
+      </div>
+      {form.decision === 'ask' && (
+        <div className="grid grid-cols-2 gap-2">
+          <Field id={id('timeout')} label="If nobody decides within (seconds)" error={issueAt('timeout', 'after_seconds')}>
+            <input id={id('timeout')} type="number" min={1} className={INPUT} value={form.timeoutSeconds} onChange={(e) => set('timeoutSeconds')(e.target.value)} />
+          </Field>
+          <Field id={id('timeout-action')} label="then">
+            <select id={id('timeout-action')} className={INPUT} value={form.timeoutAction} onChange={(e) => set('timeoutAction')(e.target.value as RuleForm['timeoutAction'])}>
+              <option value="escalate">escalate (mark urgent)</option>
+              <option value="reject">reject (reason timeout)</option>
+            </select>
+          </Field>
+        </div>
+      )}
+      {form.decision === 'approve' && (
+        <div className="flex flex-col gap-1">
+          <label className="flex items-center gap-2 text-sm text-slate-200">
+            <input type="checkbox" className="size-4 accent-red-500" checked={form.allowDangerous} onChange={(e) => set('allowDangerous')(e.target.checked)} />
+            Also approve dangerous and confirm-first tools
+          </label>
+          {form.allowDangerous && (
+            <p role="alert" className="rounded border border-red-800 bg-red-950/40 px-2 py-1 text-xs text-red-200">
+              Tools marked dangerous or asking for confirmation will run with no one looking. Keep the match narrow.
+            </p>
+          )}
+        </div>
+      )}
+
+      {issues.length > 0 && (
+        <ul aria-label="Problems" className="flex flex-col gap-0.5 text-xs text-red-300">
+          {issues.map((issue, n) => (
+            <li key={n}>
+              <span className="font-mono">{issue.path.join('.') || '(rule)'}</span>: {issue.message}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {preview && (
+        <section aria-label="Preview" className="rounded border border-slate-800 p-2 text-xs text-slate-300">
+          <p>
+            Over the {preview.considered} recent proposals this rule would have {verb} <strong className="text-slate-100">{preview.matched.length}</strong>
+            {form.decision === 'approve' && !form.allowDangerous ? ' (dangerous tools aside)' : ''}.
+          </p>
+          {preview.disagreements.length > 0 && (
+            <div className="mt-1 text-amber-200">
+              <p>
+                These {preview.disagreements.length} it would have {verb} were {preview.disagreements[0].human === 'approve' ? 'approved' : 'rejected'} by a person:
+              </p>
+              <ul className="mt-0.5 list-disc pl-5">
+                {preview.disagreements.slice(0, 5).map(({ proposal, by }) => (
+                  <li key={proposal.id}>
+                    <span className="font-mono">{proposal.toolName ?? proposal.method}</span> from {proposal.proposer} ({by})
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </section>
+      )}
+
+      <div className="flex justify-end gap-2">
+        <button type="button" className={BUTTON.secondary} onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className={BUTTON.primary} disabled={!checked?.ok || saving}>
+          {ruleId ? `Save as v${(version ?? 0) + 1}` : 'Create rule'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Field({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
+  return (
+    <div className="flex min-w-0 flex-col gap-1">
+      <label htmlFor={id} className="text-xs text-slate-400">
+        {label}
+      </label>
+      {children}
+      {error && <p className="text-xs text-red-300">{error}</p>}
+    </div>
+  );
+}
+
+/** A select's options, each value its own label. */
+export function Options({ values }: { values: readonly string[] }) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {value}
+    </option>
+  ));
+}
