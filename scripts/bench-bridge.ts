@@ -33,10 +33,11 @@ export interface LatencyRow {
   p99?: number;
 }
 
-async function timed(call: () => Promise<unknown>): Promise<{ p50: number; p99: number }> {
+/** p50 and p99 in ms of `calls` sequential calls, after `WARMUP_CALLS` to warm up. */
+export async function timed(call: () => Promise<unknown>, calls = TIMED_CALLS): Promise<{ p50: number; p99: number }> {
   for (let i = 0; i < WARMUP_CALLS; i++) await call();
   const samples: number[] = [];
-  for (let i = 0; i < TIMED_CALLS; i++) {
+  for (let i = 0; i < calls; i++) {
     const started = performance.now();
     await call();
     samples.push(performance.now() - started);

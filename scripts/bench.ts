@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { benchBridge } from './bench-bridge';
 import { benchRules } from './bench-rules';
+import { benchSupervisor } from './bench-supervisor';
 
 const root = process.cwd();
 const loadDir = resolve(process.env.MEW_LOAD ? resolve(process.env.MEW_LOAD, '..') : resolve(root, '../shared/tools/mew-load'));
@@ -139,7 +140,9 @@ async function main() {
 }
 
 await main();
-// The MCP bridge's added latency per tools/call (BENCH_BRIDGE=off skips it), and the approval rules' decision time.
+// The MCP bridge's added latency per tools/call (BENCH_BRIDGE=off skips it), the approval rules' decision time, and
+// the rule supervisor's, end to end.
 if (process.env.BENCH_BRIDGE !== 'off') await benchBridge();
 benchRules();
+await benchSupervisor();
 process.exit(0);

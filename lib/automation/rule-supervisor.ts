@@ -80,24 +80,38 @@ export class RuleSupervisor {
     // A tool call's risk decides whether an approve rule may act (and which timeout applies); other methods carry none.
     const risk = proposal.toolName === undefined ? undefined : await this.riskOf(proposal);
     const outcome = engine.size === 0 ? { decision: 'none' as const, shadow: [] } : engine.decide(facts, Date.now(), risk);
+    const { rule } = outcome;
+    const decision = outcome.decision === 'approve' || outcome.decision === 'reject' ? outcome.decision : undefined;
+    const decided = rule !== undefined && decision !== undefined && this.participant.proposals.get(proposal.id)?.state === 'pending';
+    // The decision goes out first; what the rules did is recorded after it, off its path.
+    const sent = decided ? this.send(proposal, rule, decision) : undefined;
     this.options.onDecision?.(proposal, outcome);
-    for (const { rule } of outcome.shadow) this.options.onRuleEvent?.(rule, 'shadow_hit', proposal);
+    for (const shadow of outcome.shadow) this.options.onRuleEvent?.(shadow.rule, 'shadow_hit', proposal);
     const shadowApprovals = outcome.shadow.filter((s) => s.decision === 'approve').map((s) => s.rule);
     if (shadowApprovals.length > 0) this.shadowApprovals.set(proposal.id, shadowApprovals);
-    const { rule } = outcome;
-    if (this.participant.proposals.get(proposal.id)?.state !== 'pending') return;
-    if (rule) this.options.onRuleEvent?.(rule, 'hit', proposal);
-    if (!rule || outcome.decision === 'ask') return this.startTimeout(proposal, rule?.timeout ?? this.timeoutFor(risk));
+    if (rule && (decided || outcome.decision === 'ask')) this.options.onRuleEvent?.(rule, 'hit', proposal);
+    if (!decided) {
+      if (this.participant.proposals.get(proposal.id)?.state === 'pending') this.startTimeout(proposal, rule?.timeout ?? this.timeoutFor(risk));
+      return;
+    }
     try {
-      if (outcome.decision === 'approve') {
-        const call = { method: proposal.method, params: withRuleRef(proposal.params, refOf(rule)) };
-        await this.participant.proposals.fulfil(proposal.id, { call }).outcome;
-      } else {
-        const why = `Rejected by ${describeRule(rule)}${rule.reason ? `: ${rule.reason}` : ''}.`;
-        this.participant.proposals.reject(proposal.id, rule.reason ?? 'policy', why, { rule: refOf(rule) });
-      }
+      await sent;
     } catch (error) {
-      this.options.log?.(`${describeRule(rule)} could not ${outcome.decision} ${proposal.id}: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.log?.(`${describeRule(rule)} could not ${decision} ${proposal.id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** Approves (fulfils) or rejects a proposal in a rule's name; resolves when the gateway took it (a fulfilment: its result). */
+  private send(proposal: Proposal, rule: ApprovalRule, decision: 'approve' | 'reject'): Promise<unknown> {
+    try {
+      if (decision === 'approve') {
+        const call = { method: proposal.method, params: withRuleRef(proposal.params, refOf(rule)) };
+        return this.participant.proposals.fulfil(proposal.id, { call }).outcome;
+      }
+      const why = `Rejected by ${describeRule(rule)}${rule.reason ? `: ${rule.reason}` : ''}.`;
+      return this.participant.proposals.reject(proposal.id, rule.reason ?? 'policy', why, { rule: refOf(rule) }).outcome;
+    } catch (error) {
+      return Promise.reject(error);
     }
   }
 

@@ -49,6 +49,12 @@ limits: {max_frame_bytes: 2048}
     ['an unknown limit', { space: { id: 's' }, participants: {}, limits: { max_frames: 10 } }, /limits\.max_frames: unknown limit/],
     ['a limit of the wrong type', { space: { id: 's' }, participants: {}, limits: { rate_per_second: 'fast' } }, /limits\.rate_per_second: .*number/],
     ['a token shared by two participants', { space: { id: 's' }, participants: { a: { tokens: ['same-token-0123456789'] }, b: { tokens: ['same-token-0123456789'] } } }, /participants\.b\.tokens\.0: token is used by another participant/],
+    [
+      'a timeout with an unknown action',
+      { space: { id: 's' }, participants: { r: null }, automation: { supervisor: 'r', timeouts: { dangerous: { after_seconds: 60, action: 'explode' } } } },
+      /automation\.timeouts\.dangerous\.action/,
+    ],
+    ['a supervisor that is no participant', { space: { id: 's' }, participants: {}, automation: { supervisor: 'nobody' } }, /automation\.supervisor: "nobody" is not a participant/],
   ])('names the file, the path and the problem for %s', (_name, raw, message) => {
     expect(() => parseSpaceConfig(raw, 'my-space.yaml')).toThrow(SpaceConfigError);
     expect(() => parseSpaceConfig(raw, 'my-space.yaml')).toThrow(message);
