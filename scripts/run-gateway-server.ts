@@ -4,6 +4,8 @@ import { RuleSupervisor } from '../lib/automation/rule-supervisor';
 import { ruleAuditRecord } from '../lib/gateway/rules-api';
 import { demoLaunchSpecs } from '../lib/demo';
 import { participantsToLaunch, SpaceLauncher } from '../lib/launcher/space-launcher';
+import { EnvelopeLogObserver } from '../lib/launcher/envelope-log-observer';
+import type { SpaceConfig } from '../lib/gateway/space-config';
 
 /** The space whose agents the server runs itself (lib/demo/demo-space.yaml). */
 const DEMO_SPACE_ID = 'demo';
@@ -74,6 +76,24 @@ export async function runGatewayServer(
     }
     console.log(`  demo agents started (logs: ${join(env.dataDir, DEMO_SPACE_ID, 'logs')})`);
   }
+  /** A participant's token: the config's first, else the one the gateway minted. */
+  const tokenOf = (config: SpaceConfig, id: string) =>
+    config.participants.find((p) => p.id === id)?.tokens?.[0] ?? gatewayServer.gateway.spaces.get(config.id)?.services.records.mintedTokens()[id];
+
+  // The reference's observers (`auto_connect: true`): connected by the server, logging what they receive.
+  const observers: EnvelopeLogObserver[] = [];
+  for (const config of gatewayServer.configs) {
+    for (const { id, observer } of config.participants) {
+      const token = tokenOf(config, id);
+      if (!observer || !token) continue;
+      const file = observer.outputLog ?? join(env.dataDir, config.id, 'logs', `${id}.envelopes.jsonl`);
+      const started = new EnvelopeLogObserver({ gateway: `ws://${base}/ws`, space: config.id, token, file });
+      observers.push(started);
+      void started.start().catch((error: Error) => console.error(`[${config.id}/${id}] observer could not join: ${error.message}`));
+      console.log(`  ${config.id}/${id}: observer, logging what it receives to ${file}`);
+    }
+  }
+
   // Each space that names a supervisor gets one applying its approval rules, recompiled whenever they change.
   const supervisors = new Map<string, RuleSupervisor>();
   /** Rules bound to a session end with it (a participant's when it leaves; every one at start, when none is left). */
@@ -85,7 +105,7 @@ export async function runGatewayServer(
     const space = gatewayServer.gateway.spaces.get(config.id);
     const supervisorId = config.supervisor;
     if (!space || !supervisorId) continue;
-    const token = config.participants.find((p) => p.id === supervisorId)?.tokens?.[0] ?? space.services.records.mintedTokens()[supervisorId];
+    const token = tokenOf(config, supervisorId);
     if (!token) continue;
     endSessions(config.id);
     const records = gatewayServer.rules(config.id);
@@ -109,6 +129,7 @@ export async function runGatewayServer(
     process.once(signal, () => {
       void (async () => {
         for (const supervisor of supervisors.values()) supervisor.disconnect();
+        await Promise.all(observers.map((observer) => observer.stop()));
         await launcher.stopAll();
         await gatewayServer.close();
         process.exit(0);

@@ -1,25 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { AuditLog } from './audit';
 import { DATABASE_FILE } from './persistence/gateway-database';
-import { TestClient, tokenOf } from './testing';
+import { freePort, TestClient, tokenOf } from './testing';
 
 const GRANTS = 5;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('audit durability', () => {
   const dirs: string[] = [];

@@ -18,9 +18,9 @@ describe('gateway HTTP API', () => {
     });
   }
 
-  it('reports health with each space and its connection count', async () => {
+  it.each(['/healthz', '/health'])('reports health on %s with each space and its connection count', async (path) => {
     await joinAs(gw, tokenOf('alice'), 'space=http');
-    const res = await fetch(gw.httpUrl('/healthz'));
+    const res = await fetch(gw.httpUrl(path));
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: 'ok', spaces: [{ id: 'http', participants: 2, connected: 1 }] });
   });

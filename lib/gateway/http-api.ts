@@ -9,7 +9,7 @@ import { bearer, decodePathSegment, readBody, requireJsonContentType, sendError,
 const MESSAGES_PATH = /^\/participants\/([^/]+)\/messages$/;
 
 /**
- * The gateway's HTTP endpoints: `GET /healthz`, `GET|POST /participants/{id}/messages` (spec §5.3), the admin
+ * The gateway's HTTP endpoints: `GET /healthz` (and `/health`), `GET|POST /participants/{id}/messages` (spec §5.3), the admin
  * API and the audit log. Returns false for any other path so the caller can hand the request to Next.
  * Every error is a JSON body with the status of its code.
  */
@@ -18,7 +18,8 @@ export function createHttpApi(gateway: Gateway, extraRoutes: HttpRoute[] = []) {
   const routes: HttpRoute[] = [health, messages, (req, res, url) => handleAdmin(gateway, req, res, url), ...extraRoutes];
 
   async function health(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-    if (url.pathname !== '/healthz') return false;
+    // `/health` as well: the reference implementation's path, which its scripts poll.
+    if (url.pathname !== '/healthz' && url.pathname !== '/health') return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new GatewayError('method_not_allowed', 'use GET');
     sendJson(res, 200, {
       status: 'ok',

@@ -31,7 +31,9 @@ const participantSchema = z.strictObject({
   type: z.string().optional(),
   ui_theme: z.unknown().optional(),
   default_to: z.unknown().optional(),
+  /** With `auto_connect: true` on a participant the server does not launch: where its observer writes what it receives. */
   output_log: z.string().optional(),
+  /** The reference's observers: the server itself connects this participant and logs what it receives. */
   auto_connect: z.boolean().optional(),
 }).refine((p) => [p.command, p.bridge ?? p.mcp_server, p.agent].filter((how) => how !== undefined).length <= 1 && !(p.bridge && p.mcp_server), {
   message: 'give one of command, bridge (or mcp_server) and agent',
@@ -66,6 +68,11 @@ export interface ParticipantConfig {
   description?: string;
   /** Set when the server starts this participant's process. */
   launch?: LaunchSpec;
+  /**
+   * Set when the server connects this participant itself as an observer (`auto_connect: true`, nothing to launch):
+   * every envelope it receives is appended to `outputLog` (absolute; the server picks one when the config names none).
+   */
+  observer?: { outputLog?: string };
 }
 
 export interface SpaceConfig {
@@ -138,6 +145,7 @@ export function parseSpaceConfig(
       if (seenTokens.has(token)) throw new SpaceConfigError(source, ['participants', id, 'tokens', i], 'token is used by another participant');
       seenTokens.add(token);
     }
+    const launched = p?.command !== undefined || p?.bridge !== undefined || p?.mcp_server !== undefined || p?.agent !== undefined;
     return {
       id,
       tokens: p?.tokens,
@@ -147,7 +155,8 @@ export function parseSpaceConfig(
       routing: p?.routing ?? 'broadcast',
       ...(p?.budget !== undefined && { budget: p.budget }),
       ...(p?.description !== undefined && { description: p.description }),
-      ...((p?.command !== undefined || p?.bridge !== undefined || p?.mcp_server !== undefined || p?.agent !== undefined) && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
+      ...(launched && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
+      ...(!launched && p?.auto_connect === true && { observer: p.output_log === undefined ? {} : { outputLog: resolvePath(options.baseDir ?? process.cwd(), p.output_log) } }),
     };
   });
   if (cfg.automation && !participants.some((p) => p.id === cfg.automation!.supervisor)) {

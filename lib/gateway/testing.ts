@@ -2,6 +2,7 @@
  * Test fixtures: a real gateway server on an ephemeral port and `ws` clients that queue what they receive.
  * Used by the co-located *.test.ts files; nothing in the product imports it.
  */
+import { createServer } from 'node:net';
 import WebSocket from 'ws';
 import { createGatewayServer, type GatewayServer } from './gateway-server';
 import type { HistoryStore } from './history-store';
@@ -117,4 +118,15 @@ export function spaceConfig(id: string, participants: Record<string, unknown[]>,
 
 export function tokenOf(participantId: string): string {
   return `${participantId}-token-0123456789`;
+}
+
+/** A TCP port free right now on 127.0.0.1 (for a gateway process a test starts). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
