@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { ServiceWorker } from '@/components/attention/service-worker';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -9,7 +10,10 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen bg-slate-950 text-slate-100 antialiased">{children}</body>
+      <body className="min-h-screen bg-slate-950 text-slate-100 antialiased">
+        {children}
+        <ServiceWorker />
+      </body>
     </html>
   );
 }

@@ -3,7 +3,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { rememberToken } from '@/components/session/session-token';
 
-/** Signs a tab in to a space with a participant token (kept in session storage, never in the URL). */
+/** Signs this browser in to a space with a participant token (kept in local storage, never in the URL). */
 export function SignInForm() {
   const [space, setSpace] = useState('demo');
   const [token, setToken] = useState('');

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { E2E_TOKENS, signInUrl } from './fixtures/space';
 
-test('the printed sign-in URL stores the token for the tab and drops it from the address bar', async ({ page }) => {
+test('the printed sign-in URL stores the token in this browser and drops it from the address bar', async ({ page }) => {
   await page.goto(signInUrl());
   await expect(page.getByTestId('connection-status')).toHaveText('Live');
   await expect(page.getByText('signed in as')).toContainText('human');
   expect(page.url()).not.toContain(E2E_TOKENS.human);
   expect(page.url()).toMatch(/\/spaces\/e2e$/);
-  await page.reload(); // the tab remembers the token
+  await page.reload(); // the browser remembers the token
   await expect(page.getByTestId('connection-status')).toHaveText('Live');
 });
 

@@ -4,18 +4,12 @@ import { Command } from 'cmdk';
 import { useState } from 'react';
 import { useHotkeys } from 'react-hotkeys-hook';
 import { toast } from 'sonner';
+import { jumpToProposal } from '@/components/proposals/jump-to-proposal';
 import { forgetToken } from '@/components/session/session-token';
 import { useAuditView } from '@/components/audit/audit-view';
 import { useRules } from '@/components/rules/rules-context';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { participantList, pendingProposals, reasoningThreads } from '@/lib/store';
-
-/** Scrolls to and focuses a proposal's card (the queue marks each with `data-proposal-id`). */
-function jumpToProposal(id: string): void {
-  const card = document.querySelector<HTMLElement>(`[data-proposal-id="${CSS.escape(id)}"]`);
-  card?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-  card?.focus();
-}
 
 /**
  * Ctrl/⌘+K: everything an operator does often, by name — jump to a proposal, pause, resume or ask any

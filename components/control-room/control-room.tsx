@@ -12,6 +12,8 @@ import { ReasoningPanel } from '@/components/watch/reasoning-panel';
 import { SecurityFeed } from '@/components/watch/security-feed';
 import { TelemetryPanel } from '@/components/watch/telemetry-panel';
 import { RulesProvider, useRules } from '@/components/rules/rules-context';
+import { NotifyToggle } from '@/components/attention/notify-toggle';
+import { PendingAttention } from '@/components/attention/pending-attention';
 import { CommandPalette } from './command-palette';
 import { ConnectionBadge } from './connection-badge';
 
@@ -43,6 +45,8 @@ function ControlRoomLayout() {
         <ConnectionBadge />
         {me && <span className="text-xs text-slate-400">signed in as <span className="font-mono text-slate-200">{me}</span></span>}
         <CommandPalette />
+        <NotifyToggle />
+        <PendingAttention />
         {audit.mayRead && (
           <button
             type="button"

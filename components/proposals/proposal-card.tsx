@@ -40,12 +40,15 @@ export const ProposalCard = memo(function ProposalCard({
   checked,
   onSelect,
   onAction,
+  basic = false,
 }: {
   proposal: Proposal;
   selected: boolean;
   checked: boolean;
   onSelect: (id: string) => void;
   onAction: (action: CardAction, id: string) => void;
+  /** Approve and Reject only (the inbox across spaces; each space's own queue has the rest). */
+  basic?: boolean;
 }) {
   const { participant, store } = useSpaceSession();
   const audit = useAuditView();
@@ -84,7 +87,7 @@ export const ProposalCard = memo(function ProposalCard({
       } ${pending ? ACCENT[p.risk?.risk_level ?? ''] ?? 'border-l-slate-600' : 'border-l-slate-800'}`}
     >
       <header className="flex items-start gap-2">
-        {pending && (
+        {pending && !basic && (
           <input
             type="checkbox"
             checked={checked}
@@ -160,15 +163,17 @@ export const ProposalCard = memo(function ProposalCard({
             >
               Approve <Kbd>a</Kbd>
             </button>
-            <button
-              type="button"
-              disabled={approveWhy !== undefined}
-              onClick={() => onAction('edit', p.id)}
-              className={`${buttonClass.base} ${buttonClass.neutral}`}
-            >
-              Edit then approve <Kbd>e</Kbd>
-            </button>
-            {approveWhy === undefined && approveFor.length > 0 && (
+            {!basic && (
+              <button
+                type="button"
+                disabled={approveWhy !== undefined}
+                onClick={() => onAction('edit', p.id)}
+                className={`${buttonClass.base} ${buttonClass.neutral}`}
+              >
+                Edit then approve <Kbd>e</Kbd>
+              </button>
+            )}
+            {!basic && approveWhy === undefined && approveFor.length > 0 && (
               <MenuButton
                 label="Approve for…"
                 buttonText="Approve for…"
@@ -180,23 +185,27 @@ export const ProposalCard = memo(function ProposalCard({
             <button type="button" onClick={() => onAction('reject', p.id)} className={`${buttonClass.base} ${buttonClass.rejectOutline}`}>
               Reject <Kbd>r</Kbd>
             </button>
-            <button
-              type="button"
-              disabled={grantWhy !== undefined}
-              title={grantTitle}
-              onClick={() => onAction('grant', p.id)}
-              className={`${buttonClass.base} ${buttonClass.grant}`}
-            >
-              Always allow <Kbd>g</Kbd>
-            </button>
-            <button
-              type="button"
-              title={`Hide it from this browser's queue for ${NOT_NOW_MINUTES} minutes; nobody is told no`}
-              onClick={() => onAction('snooze', p.id)}
-              className={`${buttonClass.base} ${buttonClass.neutral}`}
-            >
-              Not now <Kbd>n</Kbd>
-            </button>
+            {!basic && (
+              <>
+                <button
+                  type="button"
+                  disabled={grantWhy !== undefined}
+                  title={grantTitle}
+                  onClick={() => onAction('grant', p.id)}
+                  className={`${buttonClass.base} ${buttonClass.grant}`}
+                >
+                  Always allow <Kbd>g</Kbd>
+                </button>
+                <button
+                  type="button"
+                  title={`Hide it from this browser's queue for ${NOT_NOW_MINUTES} minutes; nobody is told no`}
+                  onClick={() => onAction('snooze', p.id)}
+                  className={`${buttonClass.base} ${buttonClass.neutral}`}
+                >
+                  Not now <Kbd>n</Kbd>
+                </button>
+              </>
+            )}
           </div>
           {approveWhy && <p className="text-xs text-amber-300">Cannot approve: {approveWhy}.</p>}
         </div>

@@ -29,7 +29,7 @@ export function SpaceSessionProvider({ space, token, children }: { space: string
   useEffect(() => {
     const store = createSpaceStore();
     const gateway = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws`;
-    const participant = new MEWParticipant({ gateway, space, token, catchUp: 'retained' });
+    const participant = new MEWParticipant({ gateway, space, token, catchUp: 'retained', autoDiscovery: true });
     const client = participant.client;
     const batcher = createEnvelopeBatcher(store);
     let welcomed = false;
@@ -61,6 +61,11 @@ export function SpaceSessionProvider({ space, token, children }: { space: string
   }, [space, token]);
 
   if (!session) return null;
+  return <SpaceSessionContext.Provider value={session}>{children}</SpaceSessionContext.Provider>;
+}
+
+/** Puts an existing session in context, for a view showing several spaces' parts side by side (the inbox). */
+export function SpaceSessionScope({ session, children }: { session: SpaceSession; children: ReactNode }) {
   return <SpaceSessionContext.Provider value={session}>{children}</SpaceSessionContext.Provider>;
 }
 

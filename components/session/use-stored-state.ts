@@ -2,9 +2,12 @@
 
 import { useCallback, useEffect, useState } from 'react';
 
+/** Told within this page when a stored value changes (the `storage` event reaches other tabs only). */
+const LOCAL_CHANGE = 'mew-stored-state';
+
 /**
- * State kept in this browser's localStorage under `key` (so it outlives a reload and is shared by the tabs of
- * this browser, which see each other's changes), as JSON. Unreadable or missing: `initial`.
+ * State kept in this browser's localStorage under `key` (so it outlives a reload), as JSON, and the same in every
+ * component and tab that uses the key: each sees the others' changes. Unreadable or missing: `initial`.
  */
 export function useStoredState<T>(key: string, initial: T): [T, (update: (current: T) => T) => void] {
   const read = useCallback((): T => {
@@ -20,21 +23,26 @@ export function useStoredState<T>(key: string, initial: T): [T, (update: (curren
   useEffect(() => {
     setValue(read());
     const onStorage = (event: StorageEvent) => event.key === key && setValue(read());
+    const onLocal = (event: Event) => (event as CustomEvent<string>).detail === key && setValue(read());
     window.addEventListener('storage', onStorage);
-    return () => window.removeEventListener('storage', onStorage);
+    window.addEventListener(LOCAL_CHANGE, onLocal);
+    return () => {
+      window.removeEventListener('storage', onStorage);
+      window.removeEventListener(LOCAL_CHANGE, onLocal);
+    };
   }, [key, read]);
   const update = useCallback(
-    (change: (current: T) => T) =>
-      setValue((current) => {
-        const next = change(current);
-        try {
-          window.localStorage.setItem(key, JSON.stringify(next));
-        } catch {
-          // Storage full or refused (private mode): the change holds for this page only.
-        }
-        return next;
-      }),
-    [key],
+    (change: (current: T) => T) => {
+      const next = change(read());
+      setValue(next);
+      try {
+        window.localStorage.setItem(key, JSON.stringify(next));
+        window.dispatchEvent(new CustomEvent(LOCAL_CHANGE, { detail: key }));
+      } catch {
+        // Storage full or refused (private mode): the change holds for this component only.
+      }
+    },
+    [key, read],
   );
   return [value, update];
 }

@@ -1,0 +1,101 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ProposalRejectedError } from '../lib/sdk/sdk-errors';
+import type { MEWParticipant } from '../lib/sdk/mew-participant';
+import { connectParticipant, demoToken, signInUrl } from './fixtures/space';
+
+// Supervision away from the queue: the tab's title counts what waits, a hidden tab notifies, and the home page is
+// one inbox across every space this browser signed in to.
+
+let tools: MEWParticipant;
+let agent: MEWParticipant;
+let u: string;
+let tool: string;
+
+test.beforeEach(async () => {
+  u = Date.now().toString(36);
+  tool = `inbox_${u}`;
+  tools = await connectParticipant('tools', { autoDiscovery: false });
+  tools.tools.register({ name: tool, security: { risk_level: 'moderate' }, execute: ({ path }) => `Wrote ${String(path)}` });
+  agent = await connectParticipant('agent', { autoDiscovery: false });
+});
+
+test.afterEach(() => {
+  agent.disconnect();
+  tools.disconnect();
+});
+
+const propose = (path: string) => agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path } } }, 30_000);
+const pendingInTitle = async (page: Page) => Number(/^\((\d+)\) /.exec(await page.title())?.[1] ?? 0);
+
+test('the title and the favicon count the proposals waiting, and a hidden tab shows a notification for each new one', async ({ page, context }) => {
+  await context.grantPermissions(['notifications']);
+  // Record what the page asks the browser to show (headless Chromium draws no system notifications).
+  await page.addInitScript(() => {
+    const shown: { title: string; body?: string; tag?: string }[] = [];
+    (window as unknown as { shownNotifications: typeof shown }).shownNotifications = shown;
+    const Real = window.Notification;
+    window.Notification = class extends Real {
+      constructor(title: string, options?: NotificationOptions) {
+        super(title, options);
+        shown.push({ title, body: options?.body, tag: options?.tag });
+      }
+    } as typeof Notification;
+  });
+  await page.goto(signInUrl());
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
+  await expect(page).toHaveTitle(/e2e · MEW Dashboard$/);
+  const before = await pendingInTitle(page);
+
+  await page.getByRole('button', { name: 'Notify me' }).click();
+  await expect(page.getByRole('button', { name: 'Notifying' })).toHaveAttribute('aria-pressed', 'true');
+  // The tab goes to the background.
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  const waiting = propose(`notes/${u}.md`).catch((e: Error) => e);
+  await expect.poll(() => pendingInTitle(page)).toBe(before + 1);
+  await expect(page.locator('link[rel="icon"][data-badge]')).toHaveAttribute('href', /^data:image\/png/);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { shownNotifications: { title: string; body?: string }[] }).shownNotifications))
+    .toEqual([{ title: `agent proposes ${tool}`, body: 'risk: moderate · to tools', tag: expect.any(String) }]);
+
+  const card = page.getByRole('region', { name: 'Proposals' }).getByRole('article', { name: tool });
+  await card.getByRole('button', { name: 'Reject' }).click();
+  await page.getByRole('dialog', { name: `Reject ${tool}` }).getByRole('button', { name: 'Reject' }).click();
+  expect(await waiting).toBeInstanceOf(ProposalRejectedError);
+  await expect.poll(() => pendingInTitle(page)).toBe(before);
+});
+
+test('the home page lists each signed-in space with what waits there, and its combined queue decides a proposal of each', async ({ page }) => {
+  // Sign this browser in to two spaces, as the printed URLs do.
+  await page.goto(signInUrl());
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
+  await page.goto(signInUrl('demo', demoToken('human')));
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
+
+  const approved = propose(`notes/${u}-inbox.md`);
+  await page.goto('/');
+  const spaces = page.getByRole('region', { name: 'Your spaces' });
+  for (const space of ['demo', 'e2e']) {
+    const row = spaces.getByRole('listitem', { name: `Space ${space}` });
+    await expect(row.getByTestId('connection-status')).toHaveText('Live');
+    await expect(row).toContainText(/\d+ pending/);
+  }
+  await expect(spaces.getByRole('listitem', { name: 'Space e2e' })).toContainText(/oldest waiting/);
+
+  const queue = page.getByRole('region', { name: /Everything waiting/ });
+  const ours = queue.getByRole('article', { name: tool });
+  await ours.click();
+  await page.keyboard.press('a');
+  expect(await approved).toMatchObject({ content: [{ text: `Wrote notes/${u}-inbox.md` }] });
+  await expect(ours).toBeHidden();
+
+  // The demo's scribe keeps proposing notes: one of them, from the same queue.
+  const scribe = queue.getByRole('article').filter({ hasText: 'scribe' }).first();
+  await expect(scribe).toBeVisible({ timeout: 20_000 });
+  const id = await scribe.getAttribute('data-proposal-id');
+  await scribe.getByRole('button', { name: 'Reject' }).click();
+  await page.getByRole('dialog', { name: /^Reject / }).getByRole('button', { name: 'Reject' }).click();
+  await expect(queue.locator(`[data-proposal-id="${id}"]`)).toBeHidden();
+});
