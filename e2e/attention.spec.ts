@@ -99,3 +99,31 @@ test('the home page lists each signed-in space with what waits there, and its co
   await page.getByRole('dialog', { name: /^Reject / }).getByRole('button', { name: 'Reject' }).click();
   await expect(queue.locator(`[data-proposal-id="${id}"]`)).toBeHidden();
 });
+
+test('on a phone a pending card fits the width: long arguments fold, and Approve and Reject come first, within reach', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(signInUrl());
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
+  const long = Array.from({ length: 60 }, (_, i) => `line ${i} of a long note`).join('\n');
+  const waiting = agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path: `notes/${u}-phone.md`, content: long } } }, 30_000).catch((e: Error) => e);
+  const card = page.getByRole('region', { name: 'Proposals' }).getByRole('article', { name: tool });
+  await card.scrollIntoViewIfNeeded();
+  const box = (await card.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  const unfold = card.getByRole('button', { name: 'Show all the arguments' });
+  await expect(unfold).toHaveAttribute('aria-expanded', 'false');
+  const decide = card.getByRole('group', { name: `Decide on ${tool}` });
+  const [approve, reject] = [decide.getByRole('button', { name: 'Approve', exact: true }), decide.getByRole('button', { name: 'Reject' })];
+  await expect(approve).toBeInViewport();
+  await expect(reject).toBeInViewport();
+  // Side by side on the first row of the decisions.
+  const [a, r] = [(await approve.boundingBox())!, (await reject.boundingBox())!];
+  expect(Math.abs(a.y - r.y)).toBeLessThan(2);
+  expect(a.height).toBeGreaterThanOrEqual(44);
+
+  await unfold.click();
+  await expect(card.getByRole('button', { name: 'Fold the arguments' })).toHaveAttribute('aria-expanded', 'true');
+  await reject.click();
+  await page.getByRole('dialog', { name: `Reject ${tool}` }).getByRole('button', { name: 'Reject' }).click();
+  expect(await waiting).toBeInstanceOf(ProposalRejectedError);
+});

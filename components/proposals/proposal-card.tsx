@@ -1,6 +1,6 @@
 'use client';
 
-import { memo, useId, useMemo } from 'react';
+import { memo, useId, useMemo, useState } from 'react';
 import { useAuditView } from '@/components/audit/audit-view';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import type { Proposal } from '@/lib/store';
@@ -59,6 +59,8 @@ export const ProposalCard = memo(function ProposalCard({
   const capabilities = useSpace((s) => s.connection.capabilities);
   const tools = useSpace((s) => s.tools.version);
   const titleId = useId();
+  const argumentsId = useId();
+  const [expanded, setExpanded] = useState(false);
   const pending = p.state === 'pending';
   const name = p.toolName ?? p.method;
 
@@ -128,7 +130,21 @@ export const ProposalCard = memo(function ProposalCard({
       {p.context && <p className="text-[11px] text-slate-500">context: {p.context}</p>}
 
       {pending ? (
-        <ProposalArguments proposal={p} />
+        <>
+          {/* On a phone the arguments fold to a few lines, so the decision stays within the thumb's reach. */}
+          <div id={argumentsId} className={expanded ? '' : 'max-sm:max-h-40 max-sm:overflow-hidden'}>
+            <ProposalArguments proposal={p} />
+          </div>
+          <button
+            type="button"
+            aria-expanded={expanded}
+            aria-controls={argumentsId}
+            onClick={() => setExpanded((e) => !e)}
+            className="self-start text-xs text-sky-300 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 sm:hidden"
+          >
+            {expanded ? 'Fold the arguments' : 'Show all the arguments'}
+          </button>
+        </>
       ) : (
         <details className="text-xs">
           <summary className="cursor-pointer text-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
@@ -154,12 +170,12 @@ export const ProposalCard = memo(function ProposalCard({
 
       {pending && (
         <div className="flex flex-col gap-1">
-          <div className="flex flex-wrap gap-2" role="group" aria-label={`Decide on ${name}`}>
+          <div className="flex flex-wrap gap-2 max-sm:grid max-sm:grid-cols-2 max-sm:[&_button]:min-h-11 max-sm:[&_button]:w-full max-sm:[&_button]:justify-center" role="group" aria-label={`Decide on ${name}`}>
             <button
               type="button"
               disabled={approveWhy !== undefined}
               onClick={() => onAction('approve', p.id)}
-              className={`${buttonClass.base} ${buttonClass.approve}`}
+              className={`${buttonClass.base} ${buttonClass.approve} max-sm:order-first`}
             >
               Approve <Kbd>a</Kbd>
             </button>
@@ -182,7 +198,7 @@ export const ProposalCard = memo(function ProposalCard({
                 buttonClassName={`${buttonClass.base} ${buttonClass.neutral} aria-expanded:bg-slate-800`}
               />
             )}
-            <button type="button" onClick={() => onAction('reject', p.id)} className={`${buttonClass.base} ${buttonClass.rejectOutline}`}>
+            <button type="button" onClick={() => onAction('reject', p.id)} className={`${buttonClass.base} ${buttonClass.rejectOutline} max-sm:-order-1`}>
               Reject <Kbd>r</Kbd>
             </button>
             {!basic && (
