@@ -17,10 +17,11 @@ const NAMES: Record<ControlState['kind'], string> = {
   'participant/shutdown': 'shutdown',
 };
 
-/** "compact-done: freed 1,200 tokens", "status received (paused)", "acknowledged". */
+/** "compact-done: freed 1,200 tokens", "status received (shutting down)", "acknowledged". */
 export function describeReply(reply: ControlReply): string {
   const p = reply.payload;
-  const text = (key: string) => (typeof p[key] === 'string' ? (p[key] as string) : undefined);
+  // Agents say `shutting_down`; people read "shutting down".
+  const text = (key: string) => (typeof p[key] === 'string' ? (p[key] as string).replaceAll('_', ' ') : undefined);
   const count = (key: string) => (typeof p[key] === 'number' ? numbers.format(p[key] as number) : undefined);
   switch (reply.kind) {
     case 'participant/compact-done': {
@@ -37,13 +38,17 @@ export function describeReply(reply: ControlReply): string {
   }
 }
 
-/** The reply that completed the control (compact-done, not the interim status), then the latest if it differs. */
+/**
+ * "completed: " and the reply that completed the control (compact-done, not the interim status), then the latest if
+ * it differs; before that, the interim replies or "awaiting reply". Said in words, not only in colour.
+ */
 function progress(control: ControlState): string {
   const last = control.replies.at(-1);
   const closing = CONTROL_COMPLETION_KINDS[control.kind];
-  const completion = closing ? control.replies.find((r) => closing.includes(r.kind)) : undefined;
-  if (completion && last && completion !== last) return `${describeReply(completion)} · ${describeReply(last)}`;
-  if (last) return describeReply(last);
+  const completion = closing ? control.replies.find((r) => closing.includes(r.kind)) : last;
+  if (completion && last && completion !== last) return `completed: ${describeReply(completion)} · ${describeReply(last)}`;
+  if (completion) return `completed: ${describeReply(completion)}`;
+  if (last) return `in progress: ${describeReply(last)}`;
   if (control.kind === 'participant/pause') return 'in effect';
   if (control.kind === 'participant/resume') return 'lifted';
   return 'awaiting reply';

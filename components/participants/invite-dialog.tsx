@@ -52,7 +52,7 @@ function InviteForm({ onClose }: { onClose: () => void }) {
   );
 
   const ack = outcome?.reply?.payload as { status?: string; token?: string; connection_url?: string; participant_id?: string } | undefined;
-  if (ack?.status === 'accepted' && ack.token) {
+  if (ack?.status === 'created' && ack.token) {
     return <MintedToken participant={ack.participant_id ?? trimmed} token={ack.token} url={ack.connection_url} onDone={onClose} />;
   }
 

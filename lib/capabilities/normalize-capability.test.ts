@@ -47,6 +47,10 @@ describe('normalizeCapability: MCPx strings', () => {
     },
   );
 
+  it.each(['mcp/response:tools/call', 'mcp/response:*:read_file'])('refuses %j: a response carries no method or params', (input) => {
+    expect(errorOf(() => normalizeCapability(input)).message).toMatch(/would never match.*write "mcp\/response"/);
+  });
+
   it('validates regex segments', () => {
     expect(errorOf(() => normalizeCapability('mcp/request:/(/')).message).toMatch(/invalid regular expression/);
   });

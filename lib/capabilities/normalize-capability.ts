@@ -20,7 +20,8 @@ const ANNOTATION_KEYS: ReadonlySet<string> = new Set(['id', 'name', 'description
  * - MCPx shorthand `KIND[:METHOD[:CONTEXT]]`: METHOD constrains `payload.method`, CONTEXT
  *   constrains `payload.params.uri` for `resources/...` methods and `payload.params.name`
  *   otherwise; a segment that is just `*` constrains nothing. The string is split at its first two
- *   colons, so a CONTEXT may itself contain colons (`file:///x`).
+ *   colons, so a CONTEXT may itself contain colons (`file:///x`). `mcp/response:METHOD` is refused:
+ *   responses carry no method, so it could never match.
  *
  * Throws `CapabilityError` (with the `path` of the offending value) for anything else, for a kind
  * that is not a non-empty string or array of them, an empty one-of array, a non-finite number,
@@ -84,6 +85,11 @@ function fromMcpx(text: string): CapabilityPattern {
   if (method !== undefined && method !== '*') payload.method = method;
   if (context !== undefined && context !== '*') {
     payload.params = Object.freeze({ [method?.startsWith('resources/') ? 'uri' : 'name']: context });
+  }
+  // MCPx wrote it, but a response has no method or params (it names its request by correlation_id): it would
+  // silently never match. Telling which request it answers would cost a lookup per response, so it is refused.
+  if (kind === 'mcp/response' && Object.keys(payload).length > 0) {
+    throw new CapabilityError(`MCPx capability "${text}" would never match: an mcp/response carries no method (it answers its request by correlation_id); write "mcp/response"`);
   }
   return Object.freeze(Object.keys(payload).length > 0 ? { kind, payload: Object.freeze(payload) } : { kind });
 }

@@ -129,9 +129,12 @@ describe('scribe agent', () => {
     await expect.poll(() => ofKind('mcp/proposal').length).toBe(5);
     await expect.poll(() => ofKind('participant/status').at(-1)?.payload?.status).toBe('awaiting_approval');
 
+    // The status that answers a control (for a compact, the one after `compacting`).
+    const answering = (controlId: string) =>
+      ofKind('participant/status').find((e) => e.correlation_id?.includes(controlId) && (e.payload as { status?: string }).status !== 'compacting');
     const statusAnswering = async (controlId: string) => {
-      await expect.poll(() => ofKind('participant/status').find((e) => e.correlation_id?.includes(controlId))).toBeDefined();
-      return ofKind('participant/status').find((e) => e.correlation_id?.includes(controlId))!.payload as { tokens: number; messages_in_context: number };
+      await expect.poll(() => answering(controlId)).toBeDefined();
+      return answering(controlId)!.payload as { tokens: number; messages_in_context: number };
     };
     const before = await statusAnswering(control(human, 'scribe', 'participant/request-status'));
     expect(before.messages_in_context).toBe(scribe.context.size.messages);
@@ -182,7 +185,9 @@ describe('scribe agent', () => {
     decide(() => 'leave');
     const scribe = await startScribe();
     await expect.poll(() => ofKind('mcp/proposal').length).toBe(1);
-    control(human, 'scribe', 'participant/shutdown');
+    const shutdownId = control(human, 'scribe', 'participant/shutdown');
+    const answering = (kind: string, id: string) => ofKind(kind).find((e) => e.correlation_id?.includes(id))?.payload;
+    await expect.poll(() => answering('chat/acknowledge', shutdownId)).toEqual({ status: 'shutting_down' });
     await expect.poll(() => ofKind('participant/status').at(-1)?.payload?.status).toBe('shutdown');
     await expect.poll(() => scribe.parked).toBe(true);
     await roundTrip(scribe);
@@ -192,7 +197,8 @@ describe('scribe agent', () => {
     expect(human.participants.map((p) => p.id)).toContain('scribe');
     expect(scribe.state).toBe('shutdown');
 
-    control(human, 'scribe', 'participant/restart');
+    const restartId = control(human, 'scribe', 'participant/restart');
     expect(await scribe.exited).toBe('restart');
+    await expect.poll(() => answering('participant/status', restartId)).toMatchObject({ status: 'restarting' });
   });
 });

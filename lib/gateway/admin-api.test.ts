@@ -47,6 +47,34 @@ describe('admin API', () => {
     expect(changed).toMatchObject({ actor: 'admin', subject: 'agent', details: { before: [{ kind: 'chat' }], after: [{ kind: 'mcp/proposal' }] } });
   });
 
+  it('answers MCPx §11.3 as written on /admin/participants/{id}/capabilities, the space being the only one or ?space=', async () => {
+    const body = JSON.stringify({ add: ['mcp/request:tools/*'], remove: [] });
+    const res = await call('/admin/participants/agent/capabilities', { method: 'POST', body });
+    expect(res.status).toBe(200);
+    const answer = await res.json();
+    expect(answer).toEqual({
+      participantId: 'agent',
+      oldCapabilities: [{ kind: 'chat' }],
+      newCapabilities: [{ kind: 'chat' }, { kind: 'mcp/request', payload: { method: 'tools/*' } }],
+      modifiedBy: 'admin',
+      modifiedAt: expect.any(String),
+    });
+    expect(Date.parse(answer.modifiedAt)).not.toBeNaN();
+    const named = await call('/admin/participants/agent/capabilities?space=adm', { method: 'POST', body: JSON.stringify({ remove: ['mcp/request:*'] }) });
+    expect((await named.json()).newCapabilities).toEqual([{ kind: 'chat' }]);
+    const unknown = await call('/admin/participants/agent/capabilities?space=nope', { method: 'POST', body });
+    expect([unknown.status, (await unknown.json()).error]).toEqual([404, 'unknown_space']);
+  });
+
+  it('asks which space when the gateway serves several and none is named', async () => {
+    const several = await startGatewayWith({ configs: [config, spaceConfig('other', { x: ['chat'] }, { admin: { tokens: [ADMIN] } })] });
+    const post = (path: string) => fetch(several.httpUrl(path), { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' }, body: '{"add":["chat"]}' });
+    const ambiguous = await post('/admin/participants/agent/capabilities');
+    expect([ambiguous.status, (await ambiguous.json()).message]).toEqual([400, expect.stringMatching(/serves 2 spaces: name one with \?space=/)]);
+    expect((await post('/admin/participants/x/capabilities?space=other')).status).toBe(200);
+    await several.close();
+  });
+
   it('refuses wrong tokens, unknown participants and malformed bodies with JSON errors', async () => {
     const wrong = await call('/admin/spaces/adm/participants', {}, tokenOf('lead'));
     expect([wrong.status, (await wrong.json()).error]).toEqual([401, 'invalid_token']);

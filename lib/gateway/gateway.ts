@@ -20,8 +20,8 @@ import { GatewayError } from './gateway-error';
 import { handleGrant, handleRevoke } from './grant-handlers';
 import type { ManagementHandler, ManagementHandlers } from './management';
 import { handleInvite, handleKick } from './membership-handlers';
+import { handleWithdraw } from './withdraw-handler';
 import type { Connection, Participant, RoutingMode } from './participant';
-import { ProposalTracker } from './proposal-tracker';
 import { Space } from './space';
 import type { SpaceConfig } from './space-config';
 import { handleStreamClose, handleStreamRequest, routeStreamFrame } from './stream-handlers';
@@ -103,6 +103,7 @@ const MANAGEMENT: ManagementHandlers = {
   'participant/compact': handleRoutedControl,
   'participant/clear': handleRoutedControl,
   'participant/restart': handleRoutedControl,
+  'mcp/withdraw': handleWithdraw,
   'stream/request': handleStreamRequest,
   'stream/close': handleStreamClose,
 };
@@ -121,6 +122,7 @@ const AUDITED_REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'participant_paused',
   'participant_shutdown',
   'unauthorized_stream_write',
+  'not_proposer',
 ]);
 
 /**
@@ -132,7 +134,6 @@ export class Gateway {
   /** The space used when a client names none (the first configured). */
   readonly defaultSpaceId: string;
   readonly adminTokens = new Map<string, TokenIndex>();
-  private readonly proposals = new ProposalTracker();
 
   constructor(options: GatewayOptions) {
     if (options.spaces.length === 0) throw new TypeError('a gateway needs at least one space');
@@ -167,6 +168,7 @@ export class Gateway {
         participant.paused = pause;
         space.expirePauseLater(participant, pause); // one that lapsed while the gateway was down is lifted now
       }
+      for (const grant of records.data.grants) space.grantExpiry.arm(grant);
       const admin = new TokenIndex();
       for (const token of config.adminTokens?.length ? config.adminTokens : [records.adminToken()]) admin.add(token, 'admin');
       this.adminTokens.set(config.id, admin);
@@ -321,7 +323,7 @@ export class Gateway {
     const payload = envelope.payload as McpTrailPayload | undefined;
     if (envelope.kind === 'mcp/proposal') {
       const tool = typeof payload?.params?.name === 'string' ? payload.params.name : undefined;
-      this.proposals.remember({ id: envelope.id, proposer: envelope.from, ...(tool !== undefined && { tool }) });
+      space.proposals.remember({ id: envelope.id, proposer: envelope.from, ...(tool !== undefined && { tool }) });
       space.audit('PROPOSAL_CREATED', {
         actor: envelope.from,
         envelope_id: envelope.id,
@@ -330,7 +332,7 @@ export class Gateway {
       return;
     }
     if (envelope.kind === 'mcp/response') {
-      const call = this.proposals.takeFulfilment(envelope.correlation_id);
+      const call = space.proposals.takeFulfilment(envelope.correlation_id);
       if (!call) return;
       const error = payload?.error;
       const toolError = isRecord(payload?.result) && payload.result.isError === true;
@@ -350,14 +352,14 @@ export class Gateway {
       });
       return;
     }
-    const proposal = this.proposals.find(envelope.correlation_id);
+    const proposal = space.proposals.find(envelope.correlation_id);
     if (!proposal) return;
     // An automatic decision is on file with the rule that made it (its id and version); only the space's
     // supervisor may name one, so no participant can pass its own decision off as policy.
     const rule = envelope.from !== space.supervisor ? undefined : envelope.kind === 'mcp/request' ? ruleRefOfParams(payload?.params) : ruleRefOfReject(payload);
     const trail = { trace_id: proposal.id, proposal_id: proposal.id, tool: proposal.tool, ...(rule && { rule }) };
     if (envelope.kind === 'mcp/request') {
-      this.proposals.fulfilled(envelope.id, proposal, envelope.from);
+      space.proposals.fulfilled(envelope.id, proposal, envelope.from);
       space.audit('PROPOSAL_FULFILLED', { actor: envelope.from, subject: proposal.proposer, envelope_id: envelope.id, details: trail });
     } else if (envelope.kind === 'mcp/reject') {
       space.audit('PROPOSAL_REJECTED', { actor: envelope.from, subject: proposal.proposer, envelope_id: envelope.id, details: { ...trail, reason: payload?.reason } });

@@ -4,9 +4,9 @@ import { requireCovered, requireParticipant, runtimeCapabilities, type Managemen
 import { PARTICIPANT_ID_PATTERN } from './space-config';
 
 /**
- * `space/invite`: the gateway mints a token and answers the inviter alone with `space/invite-ack`; the routed
- * invite carries no token. A kicked participant can be invited back (with a new token); anyone else present
- * already exists.
+ * `space/invite`: the gateway mints a token and answers the inviter alone with `space/invite-ack` (status `created`,
+ * as the reference implementation's clients check); the routed invite carries no token. A kicked participant can be
+ * invited back (with a new token); anyone else present already exists, refused before anything is routed.
  */
 export const handleInvite: ManagementHandler<'space/invite'> = (space, sender, { payload }) => {
   const id = payload.participant_id;
@@ -35,7 +35,7 @@ export const handleInvite: ManagementHandler<'space/invite'> = (space, sender, {
     space.addParticipant(id, capabilities, 'broadcast', [token], sender.id);
     space.emit(
       'space/invite-ack',
-      { status: 'accepted', participant_id: id, token, connection_url: space.services.connectionUrl() },
+      { status: 'created', participant_id: id, token, connection_url: space.services.connectionUrl() },
       { to: [sender.id], correlationId: [env.id] },
     );
   };

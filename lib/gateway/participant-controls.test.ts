@@ -47,6 +47,19 @@ describe('participant controls enforced by the gateway', () => {
     expect((await boss.next((f) => f.kind === 'chat' && f.from === 'agent')).payload.text).toBe('later');
   });
 
+  it('announces a pause that times out with a participant/resume from the gateway, seen by everyone', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'Date'], shouldAdvanceTime: true });
+    boss.send({ id: 'timed', kind: 'participant/pause', to: ['agent'], payload: { timeout_seconds: 60 } });
+    await agent.kind('participant/pause');
+    vi.advanceTimersByTime(60_000);
+    const resume = await boss.kind('participant/resume');
+    expect(resume).toMatchObject({ from: 'system:gateway', to: ['agent'], correlation_id: ['timed'], payload: { reason: 'timeout' } });
+    expect((await agent.kind('participant/resume')).id).toBe(resume.id);
+    expect(gw.audit.query({ space: 'ctl', type: 'PARTICIPANT_RESUMED' })).toMatchObject([{ actor: 'system:gateway', subject: 'agent', details: { reason: 'timeout' } }]);
+    agent.send({ kind: 'chat', payload: { text: 'resumed' } });
+    expect((await boss.next((f) => f.kind === 'chat' && f.from === 'agent')).payload.text).toBe('resumed');
+  });
+
   it('keeps a pause across the target’s reconnect', async () => {
     boss.send({ kind: 'participant/pause', to: ['agent'], payload: {} });
     await agent.kind('participant/pause');

@@ -18,14 +18,23 @@ export interface TrackedFulfilment extends TrackedProposal {
 /**
  * Remembers who proposed what, and which requests fulfilled which proposals (bounded, oldest forgotten first), so
  * the audit log can tell each proposal's trail: proposed → fulfilled or rejected (by whom) → executed (with what
- * outcome), or withdrawn. The proposal's id is the trail's `trace_id`.
+ * outcome), or withdrawn. The proposal's id is the trail's `trace_id`. One per space: ids are only unique within one.
  */
 export class ProposalTracker {
   private readonly proposals = new BoundedMap<string, TrackedProposal>(TRACKED_PROPOSALS);
   private readonly fulfilments = new BoundedMap<string, TrackedFulfilment>(TRACKED_PROPOSALS);
 
+  /** Ids are the sender's choice: a second "proposal" reusing a known id does not take the first one over. */
   remember(proposal: TrackedProposal): void {
-    this.proposals.set(proposal.id, proposal);
+    if (!this.proposals.has(proposal.id)) this.proposals.set(proposal.id, proposal);
+  }
+
+  /** The first tracked proposal among `correlationIds` that `participantId` did not propose. */
+  proposedByAnother(correlationIds: readonly string[] | undefined, participantId: string): TrackedProposal | undefined {
+    return first(correlationIds, (id) => {
+      const proposal = this.proposals.get(id);
+      return proposal?.proposer === participantId ? undefined : proposal;
+    });
   }
 
   /** The first tracked proposal among `correlationIds`. */

@@ -54,6 +54,11 @@ limits: {max_frame_bytes: 2048}
       { space: { id: 's' }, participants: { r: null }, automation: { supervisor: 'r', timeouts: { dangerous: { after_seconds: 60, action: 'explode' } } } },
       /automation\.timeouts\.dangerous\.action/,
     ],
+    [
+      'an MCPx response capability with a method, which could never match',
+      { space: { id: 's' }, participants: { a: { capabilities: ['chat', 'mcp/response:tools/call'] } } },
+      /participants\.a\.capabilities\.1: MCPx capability "mcp\/response:tools\/call" would never match: .*write "mcp\/response"/,
+    ],
     ['a supervisor that is no participant', { space: { id: 's' }, participants: {}, automation: { supervisor: 'nobody' } }, /automation\.supervisor: "nobody" is not a participant/],
   ])('names the file, the path and the problem for %s', (_name, raw, message) => {
     expect(() => parseSpaceConfig(raw, 'my-space.yaml')).toThrow(SpaceConfigError);

@@ -97,7 +97,7 @@ describe('invites and kicks', () => {
     const agent = await joinAs(gw, tokenOf('agent'), 'space=mgmt');
     lead.send({ id: 'inv-1', kind: 'space/invite', payload: { participant_id: 'newbie', initial_capabilities: [{ kind: 'chat' }], reason: 'help' } });
     const ack = await lead.kind('space/invite-ack');
-    expect(ack).toMatchObject({ to: ['lead'], correlation_id: ['inv-1'], payload: { status: 'accepted', participant_id: 'newbie', connection_url: `ws://127.0.0.1:${gw.port}/ws?space=mgmt` } });
+    expect(ack).toMatchObject({ to: ['lead'], correlation_id: ['inv-1'], payload: { status: 'created', participant_id: 'newbie', connection_url: `ws://127.0.0.1:${gw.port}/ws?space=mgmt` } });
     const seen = await agent.kind('space/invite');
     expect(JSON.stringify(seen)).not.toContain(ack.payload.token);
     expect(agent.received.some((f) => f.kind === 'space/invite-ack')).toBe(false);

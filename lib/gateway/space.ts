@@ -10,6 +10,8 @@ import type { HistoryStore } from './history-store';
 import { RingBuffer } from '../collections/ring-buffer';
 import { OutboundMessage } from './outbound-message';
 import { Participant, type Connection, type RoutingMode } from './participant';
+import { ProposalTracker } from './proposal-tracker';
+import { GrantExpiry } from './grant-expiry';
 import type { PauseRecord, SpaceRecords, SpaceStateData, TokenChanges } from './persistence/space-records';
 import { SpaceBudgets } from './space-budgets';
 import { StreamRegistry, type OpenStream } from './stream-registry';
@@ -63,7 +65,12 @@ export class Space {
   readonly tokens = new TokenIndex();
   readonly streams = new StreamRegistry();
   readonly budgets: SpaceBudgets = new SpaceBudgets(this);
+  /** Who proposed what, for each proposal's audit trail and for "only the proposer withdraws". */
+  readonly proposals = new ProposalTracker();
+  readonly grantExpiry: GrantExpiry = new GrantExpiry(this);
   private readonly pauseTimers = new Set<ReturnType<typeof setTimeout>>();
+  /** In-process observers of routed envelopes (`observe`); an array, so the message path loops without allocating. */
+  private observers: ((envelope: Envelope) => void)[] = [];
   /** Per offender: how many security events it may still cause now, and how many went untold. */
   private readonly securityEventBudget = new BoundedMap<string, { bucket: TokenBucket; suppressed: number }>(SECURITY_EVENT_OFFENDERS);
   readonly history: RingBuffer<OutboundMessage>;
@@ -149,8 +156,9 @@ export class Space {
   }
 
   /**
-   * A timed pause lifts itself at its `until`: the state forgets it and the audit says so (`PARTICIPANT_RESUMED` by
-   * the gateway, reason `timeout`), rather than only the participant's next send noticing.
+   * A timed pause lifts itself at its `until`: the state forgets it, the audit says so (`PARTICIPANT_RESUMED` by
+   * the gateway, reason `timeout`) and a `participant/resume` to the target, correlated to the pause, tells
+   * everyone (spec §3.9.2: a lapsed pause is still documented by a resume), rather than only its next send noticing.
    */
   expirePauseLater(participant: Participant, pause: PauseRecord): void {
     if (pause.until === undefined) return;
@@ -164,6 +172,7 @@ export class Space {
           () => ({ type: 'PARTICIPANT_RESUMED', actor: GATEWAY_ID, subject: participant.id, envelope_id: pause.envelopeId, details: { reason: 'timeout' } }),
         );
         if (participant.paused?.envelopeId === pause.envelopeId) participant.paused = undefined;
+        this.emit('participant/resume', { reason: 'timeout' }, { broadcastTo: [participant.id], correlationId: [pause.envelopeId] });
       } catch (error) {
         console.error(`[gateway] could not lift the lapsed pause of ${participant.id}:`, (error as Error).message);
       }
@@ -222,15 +231,20 @@ export class Space {
   cancelTimers(): void {
     for (const timer of this.pauseTimers) clearTimeout(timer);
     this.pauseTimers.clear();
+    this.grantExpiry.cancel();
     this.streams.cancelOrphanTimers();
   }
 
   /** What a participant may send by `state`: base − revoked-by-pattern + active grants. */
   effectiveCapabilities(participant: Participant, state: SpaceStateData): CapabilityPattern[] {
-    const revocations = state.revocations.filter((r) => r.recipient === participant.id);
-    const base = participant.baseCapabilities.filter((c) => !revocations.some((r) => r.capabilities.some((p) => covers([p], c))));
     const granted = state.grants.filter((g) => g.recipient === participant.id && !g.revoked).flatMap((g) => g.capabilities);
-    return [...base, ...granted];
+    return [...this.remainingBase(participant, state), ...granted];
+  }
+
+  /** A participant's configured (or invited) capabilities minus those revoked by pattern. */
+  remainingBase(participant: Participant, state: SpaceStateData): CapabilityPattern[] {
+    const revocations = state.revocations.filter((r) => r.recipient === participant.id);
+    return participant.baseCapabilities.filter((c) => !revocations.some((r) => r.capabilities.some((p) => covers([p], c))));
   }
 
   /**
@@ -325,7 +339,20 @@ export class Space {
   route(envelope: Envelope): OutboundMessage {
     const message = this.record(envelope);
     for (const p of this.online) if (p.receives(envelope)) p.connection?.deliver(message);
+    for (const observer of this.observers) observer(envelope);
     return message;
+  }
+
+  /**
+   * Tells `observer` of every envelope routed to the space from now on (not those addressed by the gateway to one
+   * participant), in order: in-process services such as notifications. It must not throw or block: it runs on the
+   * message path. Returns the way to stop.
+   */
+  observe(observer: (envelope: Envelope) => void): () => void {
+    this.observers = [...this.observers, observer];
+    return () => {
+      this.observers = this.observers.filter((o) => o !== observer);
+    };
   }
 
   /**
@@ -363,12 +390,12 @@ export class Space {
   emit(
     kind: Envelope['kind'],
     payload: Record<string, unknown>,
-    options: { to?: string[]; correlationId?: string[]; broadcastTo?: string[] } = {},
+    options: { to?: string[]; correlationId?: string[]; broadcastTo?: string[]; /** One already on record (a revocation's). */ id?: string } = {},
   ): OutboundMessage {
     const to = options.to ?? options.broadcastTo;
     const envelope = {
       protocol: PROTOCOL_VERSION,
-      id: randomUUID(),
+      id: options.id ?? randomUUID(),
       ts: new Date().toISOString(),
       from: GATEWAY_ID,
       ...(to ? { to } : {}),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { capabilityPatternSchema } from './capability-pattern';
+import { RFC3339_PATTERN } from './envelope';
 
 const participantId = z.string().min(1);
 
@@ -14,6 +15,8 @@ export const capabilityGrantPayloadSchema = z.looseObject({
   capabilities: z.array(capabilityPatternSchema).min(1, 'grant at least one capability'),
   /** Why the grant is made, for the audit trail. */
   reason: z.string().optional(),
+  /** Our gateway's extension: when the grant ends by itself (RFC 3339, the ISO 8601 profile envelopes use for `ts`). */
+  expires_at: z.string().regex(RFC3339_PATTERN, 'must be an RFC 3339 timestamp, e.g. "2025-08-26T15:00:00Z"').optional(),
 });
 
 /**

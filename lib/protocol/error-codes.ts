@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   unknown_stream: 'A frame or close for a stream that does not exist.',
   unauthorized_stream_write: 'A frame or close for a stream the sender may not write or close.',
   already_exists: 'An invite for a participant id that already exists.',
+  not_proposer: 'An `mcp/withdraw` of a proposal someone else proposed (only the proposer withdraws, spec §3.3.1).',
   // Connection and HTTP-level refusals.
   invalid_token: 'The bearer token is missing or unknown.',
   origin_not_allowed: 'A browser upgrade or request from an Origin not on the allow-list.',
@@ -59,6 +60,7 @@ export const ERROR_HTTP_STATUS = {
   unknown_stream: 404,
   unauthorized_stream_write: 403,
   already_exists: 409,
+  not_proposer: 403,
   invalid_token: 401,
   origin_not_allowed: 403,
   unknown_space: 404,

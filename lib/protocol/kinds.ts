@@ -137,3 +137,21 @@ export const OPTIONAL_PAYLOAD_KINDS = [
 ] as const satisfies readonly Kind[];
 
 export type OptionalPayloadKind = (typeof OPTIONAL_PAYLOAD_KINDS)[number];
+
+/** An envelope field the spec makes mandatory for some kinds (it is optional on the envelope in general). */
+export type RequiredEnvelopeField = 'correlation_id' | 'context';
+
+/**
+ * Kinds that MUST carry a field the envelope otherwise leaves optional: replies name what they answer
+ * (`correlation_id`: §3.1.2, §3.3.1–2, §3.4.1–2, §3.9.7, which acknowledges a *requested* compaction), and
+ * `reasoning/cancel` names the sequence it ends (`context`, §3.5.5). A map, so the check is one lookup per envelope.
+ */
+export const REQUIRED_ENVELOPE_FIELDS: ReadonlyMap<string, RequiredEnvelopeField> = new Map<Kind, RequiredEnvelopeField>([
+  ['mcp/response', 'correlation_id'],
+  ['mcp/withdraw', 'correlation_id'],
+  ['mcp/reject', 'correlation_id'],
+  ['chat/acknowledge', 'correlation_id'],
+  ['chat/cancel', 'correlation_id'],
+  ['participant/compact-done', 'correlation_id'],
+  ['reasoning/cancel', 'context'],
+]);

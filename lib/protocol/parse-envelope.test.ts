@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { envelopeSchema, inboundEnvelopeSchema, type AnyEnvelope, type Envelope } from './envelope';
-import { isKind, KINDS, type Kind } from './kinds';
+import { isKind, KINDS, REQUIRED_ENVELOPE_FIELDS, type Kind } from './kinds';
 import { formatIssues, isEnvelope, parseEnvelope } from './parse-envelope';
 import { payloadSchemas } from './payloads';
 import { DESIGN_EXAMPLES, SPEC_EXAMPLES } from './spec-examples.fixture';
@@ -128,6 +128,26 @@ describe('parseEnvelope issues', () => {
     ]);
   });
 
+  it.each([
+    ['mcp/response', { jsonrpc: '2.0', id: 1, result: {} }],
+    ['mcp/withdraw', { reason: 'no_longer_needed' }],
+    ['mcp/reject', { reason: 'unsafe' }],
+    ['chat/acknowledge', { status: 'received' }],
+    ['chat/cancel', { reason: 'handled elsewhere' }],
+    ['participant/compact-done', { freed_tokens: 10 }],
+  ])('requires correlation_id on %s, where the spec says it MUST reference what it answers', (kind, payload) => {
+    const reply = { kind, payload };
+    expect(issuesOf(reply, true)).toEqual([{ path: ['correlation_id'], message: expect.stringMatching(/^Required: .*MUST reference/) }]);
+    expect(issuesOf({ ...reply, correlation_id: [] }, true).map((issue) => issue.path)).toEqual([['correlation_id']]);
+    expect(parseEnvelope({ ...reply, correlation_id: ['env-1'] }, { inbound: true }).ok).toBe(true);
+  });
+
+  it('requires context on reasoning/cancel, naming the sequence it ends', () => {
+    const cancel = { kind: 'reasoning/cancel', payload: { reason: 'superseded' } };
+    expect(issuesOf(cancel, true)).toEqual([{ path: ['context'], message: expect.stringMatching(/^Required: reasoning\/cancel/) }]);
+    expect(parseEnvelope({ ...cancel, context: 'reason-start-1' }, { inbound: true }).ok).toBe(true);
+  });
+
   it('refuses to when it is not an array, and empty names inside it', () => {
     expect(issuesOf({ ...chat, to: 'agent-1' }).map((issue) => issue.path)).toEqual([['to']]);
     expect(issuesOf({ ...chat, to: ['agent-1', ''] })).toEqual([{ path: ['to', 1], message: 'must not be empty' }]);
@@ -222,6 +242,8 @@ describe('the fast path', () => {
     const schema = inbound ? inboundEnvelopeSchema : envelopeSchema;
     if (!schema.safeParse(value).success) return false;
     const { kind, payload } = value as { kind: unknown; payload: unknown };
+    const field = isKind(kind) ? REQUIRED_ENVELOPE_FIELDS.get(kind) : undefined;
+    if (field && !(value as Record<string, unknown[] | string | undefined>)[field]?.length) return false;
     return isKind(kind) && payloadSchemas[kind].safeParse(payload).success;
   };
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { envelopeSchema, inboundEnvelopeSchema, RFC3339_PATTERN, type AnyEnvelope, type InboundEnvelope } from './envelope';
-import { isKind } from './kinds';
+import { isKind, REQUIRED_ENVELOPE_FIELDS, type RequiredEnvelopeField } from './kinds';
 import { payloadSchemas } from './payloads';
 import { PROTOCOL_VERSION } from './version';
 import { isWellFormedText } from './well-formed-text';
@@ -40,6 +40,10 @@ export function parseEnvelope(value: unknown, options?: ParseEnvelopeOptions): P
   // The payload is checked whenever the kind is known, so one reply lists envelope and payload problems together.
   const kind = isRecord(value) ? value.kind : undefined;
   if (isKind(kind)) {
+    const field = REQUIRED_ENVELOPE_FIELDS.get(kind);
+    if (field !== undefined && isAbsentOrEmpty((value as Record<string, unknown>)[field])) {
+      (issues ??= []).push({ path: [field], message: `Required: ${kind} ${REQUIRED_FIELD_REASON[field]}` });
+    }
     const payload = (value as Record<string, unknown>).payload;
     const result = payloadSchemas[kind].safeParse(payload);
     if (!result.success) (issues ??= []).push(...flattenIssues(result.error.issues, payload, ['payload']));
@@ -66,6 +70,17 @@ export function formatIssuePath(path: readonly (string | number)[]): string {
     out += typeof segment === 'number' ? `[${segment}]` : out ? `.${segment}` : segment;
   }
   return out;
+}
+
+/** Why a kind needs the field, for the issue's message. */
+const REQUIRED_FIELD_REASON: Record<RequiredEnvelopeField, string> = {
+  correlation_id: 'MUST reference the envelope it answers in "correlation_id"',
+  context: 'MUST name the reasoning/start it ends in "context"',
+};
+
+// An empty array or string references nothing, so it does not satisfy a MUST reference.
+function isAbsentOrEmpty(value: unknown): boolean {
+  return value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set(Object.keys(envelopeSchema.shape));

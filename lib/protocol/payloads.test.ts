@@ -81,7 +81,7 @@ describe('invalid payloads', () => {
     ['a capability/grant-ack without status', 'capability/grant-ack', {}, 'status'],
     ['a space/invite without participant_id', 'space/invite', { initial_capabilities: [] }, 'participant_id'],
     ['a space/invite with capabilities that are not an array', 'space/invite', { participant_id: 'x', initial_capabilities: { kind: 'chat' } }, 'initial_capabilities'],
-    ['a space/invite-ack without participant_id', 'space/invite-ack', { status: 'accepted' }, 'participant_id'],
+    ['a space/invite-ack without participant_id', 'space/invite-ack', { status: 'created' }, 'participant_id'],
     ['a space/kick without participant_id', 'space/kick', { reason: 'spam' }, 'participant_id'],
     ['a participant/pause with a negative timeout', 'participant/pause', { timeout_seconds: -5 }, 'timeout_seconds'],
     ['a participant/pause with a string timeout', 'participant/pause', { timeout_seconds: '60' }, 'timeout_seconds'],

@@ -20,7 +20,10 @@ export const spaceInvitePayloadSchema = z.looseObject({
  * alone because it carries the minted token.
  */
 export const spaceInviteAckPayloadSchema = z.looseObject({
-  /** `"accepted"` when a token was minted, `"rejected"` otherwise. */
+  /**
+   * `"created"` when a token was minted; the reference implementation also defines `"already_exists"` and `"error"`
+   * (this gateway refuses those invites with a `system/error` of that code instead, before routing them).
+   */
   status: z.string(),
   /** The invited participant's id. */
   participant_id: participantId,

@@ -600,7 +600,7 @@ export const DESIGN_EXAMPLES: readonly Record<string, unknown>[] = [
     kind: 'space/invite-ack',
     correlation_id: ['invite-123'],
     payload: {
-      status: 'accepted',
+      status: 'created',
       participant_id: 'new-agent',
       token: 'tok_5b1f7c0e2a9d4b3c',
       connection_url: 'ws://127.0.0.1:3000/ws?space=demo',

@@ -58,16 +58,29 @@ export class ContextTelemetry {
     return true;
   }
 
-  /** A `participant/status` payload: always `messages_in_context`, plus what is known, plus `status` if given. */
-  buildStatusPayload(status?: string): ParticipantStatusPayload {
+  /** One more message retained in the context (an incoming chat). */
+  countMessage(): void {
+    this.usage = { ...this.usage, messages: this.usage.messages + 1 };
+  }
+
+  /**
+   * A `participant/status` payload: always `messages_in_context` (spec §3.9.4: MUST), plus what is known, plus
+   * `status` if given. With `fields` (a `request-status`'s), only the metrics they name: a field names a key, that
+   * key with a unit (`latency` → `latency_ms`, `cost` → `cost_usd`), and its limit (`tokens` → `max_tokens`).
+   */
+  buildStatusPayload(status?: string, fields?: readonly string[]): ParticipantStatusPayload {
     const { tokens, messages, maxTokens, latencyMs, totalTokens, costUsd } = this.usage;
-    return {
-      messages_in_context: Math.max(0, Math.trunc(messages)),
+    const metrics: Record<string, number> = {
       tokens,
       ...(maxTokens !== undefined && { max_tokens: maxTokens }),
       ...(latencyMs !== undefined && { latency_ms: latencyMs }),
       ...(totalTokens !== undefined && { total_tokens: totalTokens }),
       ...(costUsd !== undefined && { cost_usd: costUsd }),
+    };
+    const wanted = (key: string) => !fields || fields.some((f) => key === f || key.startsWith(`${f}_`) || key === `max_${f}`);
+    return {
+      messages_in_context: Math.max(0, Math.trunc(messages)),
+      ...Object.fromEntries(Object.entries(metrics).filter(([key]) => wanted(key))),
       ...(status !== undefined && { status }),
     };
   }

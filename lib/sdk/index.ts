@@ -2,9 +2,9 @@
  * The MEW SDK, layers 1 and 2 (`shared/specs/mew-sdk.md`): isomorphic, so the same code runs in Node and in the
  * browser (no Node-only imports; `isomorphic-ws` for the socket).
  *
- * - `MEWClient`: one connection to a space: token auth, status (`disconnected → connecting → connected → ready`,
- *   or the final `error`), typed events, reconnect forever with jittered backoff, an outbound queue, liveness,
- *   `#streamId#data` frames.
+ * - `MEWClient`: one connection to a space: token auth (on the upgrade, or a join frame for other MEW gateways),
+ *   status (`disconnected → connecting → connected → ready`, or the final `error`), typed events, reconnect (forever
+ *   by default) with jittered backoff, an outbound queue, rate-limit retries, liveness, `#streamId#data` frames.
  * - `MEWParticipant`: owns a client and speaks the protocol: serves its tools and resources, calls others'
  *   (falling back to proposals), discovers tools, tracks proposals, chats and acknowledgements, obeys
  *   participant controls, reports telemetry, reasons out loud, opens streams.
@@ -17,9 +17,9 @@
  * me.chat.send('ready');
  */
 export { MEWClient } from './mew-client';
-export type { ClientEvents, CloseInfo, ConnectionStatus, MEWClientOptions, OutgoingEnvelope, SentEnvelope, StatusChange } from './mew-client';
+export type { ClientEvents, CloseInfo, ConnectionStatus, JoinMode, MEWClientOptions, OutgoingEnvelope, SentEnvelope, StatusChange } from './mew-client';
 export { MEWParticipant } from './mew-participant';
-export type { ControlHooks, MEWParticipantOptions, ParticipantEvents } from './mew-participant';
+export type { ControlHooks, McpRequestOptions, MEWParticipantOptions, ParticipantEvents } from './mew-participant';
 export type { McpCall } from './mcp-call';
 export type {
   Decision,
@@ -58,7 +58,7 @@ export { reconnectDelay, type BackoffOptions } from './reconnect-backoff';
 export type { Unsubscribe } from './event-hub';
 export type { StreamData } from '../protocol';
 export { JSONRPC_ERROR_CODES } from './local-mcp-server';
-export type { ResourceContents, ResourceDefinition, ToolCallContext, ToolDefinition, ToolDescriptor } from './local-mcp-server';
+export type { McpAnswer, McpFallbackHandler, ResourceContents, ResourceDefinition, ToolCallContext, ToolDefinition, ToolDescriptor } from './local-mcp-server';
 export type { ListedTool, ToolSecurity } from '../protocol';
 export { validateJsonSchema, type JsonSchema, type SchemaIssue } from './json-schema-validator';
 export type { DiscoveredTool, DiscoveryOptions, DiscoveryState, DiscoveryStatus } from './tool-discovery';

@@ -61,6 +61,12 @@ export type McpAnswer = { result: unknown } | { error: JsonRpcError };
 /** Answers one MCP request addressed to the participant; never throws (a failure is an `{error}` answer). */
 export type McpRequestHandler = (method: string, params: unknown, context: ToolCallContext) => Promise<McpAnswer>;
 
+/**
+ * Answers a method the server does not implement itself (e.g. MCP's `initialize`); undefined means "method not
+ * found". A throw becomes an internal error.
+ */
+export type McpFallbackHandler = (method: string, params: unknown, context: ToolCallContext) => McpAnswer | undefined | Promise<McpAnswer | undefined>;
+
 /** What `tools/list` says about a tool. */
 export type ToolDescriptor = Pick<ToolDefinition, 'name' | 'description' | 'inputSchema' | 'security'>;
 
@@ -68,7 +74,8 @@ const DEFAULT_INPUT_SCHEMA: JsonSchema = { type: 'object' };
 
 /**
  * The participant's own MCP server: its registered tools and resources, and the answers to `tools/list`,
- * `tools/call`, `resources/list` and `resources/read`. Transport-free, so it is tested without a gateway.
+ * `tools/call`, `resources/list` and `resources/read` (other methods go to the `fallback`, if any). Transport-free,
+ * so it is tested without a gateway.
  *
  * @example
  * const server = new LocalMcpServer();
@@ -79,6 +86,8 @@ const DEFAULT_INPUT_SCHEMA: JsonSchema = { type: 'object' };
 export class LocalMcpServer {
   private readonly tools = new Map<string, ToolDefinition>();
   private readonly resources = new Map<string, ResourceDefinition>();
+
+  constructor(private readonly fallback?: McpFallbackHandler) {}
 
   /** Adds (or replaces, by name) a tool. */
   registerTool(tool: ToolDefinition): void {
@@ -120,8 +129,18 @@ export class LocalMcpServer {
       case 'resources/read':
         return this.readResource(params);
       default:
-        return error(JSONRPC_ERROR_CODES.methodNotFound, `method not found: ${method}`);
+        return this.answerOther(method, params, context);
     }
+  }
+
+  private async answerOther(method: string, params: unknown, context: ToolCallContext): Promise<McpAnswer> {
+    try {
+      const answer = await this.fallback?.(method, params, context);
+      if (answer) return answer;
+    } catch (e) {
+      return error(JSONRPC_ERROR_CODES.internalError, `${method} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    return error(JSONRPC_ERROR_CODES.methodNotFound, `method not found: ${method}`);
   }
 
   private async callTool(params: unknown, context: ToolCallContext): Promise<McpAnswer> {

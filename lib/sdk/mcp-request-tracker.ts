@@ -87,7 +87,17 @@ export class McpRequestTracker {
     }
   }
 
-  /** Fails one outstanding request or proposal (the gateway refused it). */
+  /** Whether `id` is an outstanding request or proposal of mine, and which. */
+  modeOf(id: string): 'request' | 'proposal' | undefined {
+    return this.pending.get(id)?.mode;
+  }
+
+  /** The ids of everything outstanding, oldest first. */
+  outstanding(): string[] {
+    return [...this.pending.keys()];
+  }
+
+  /** Fails one outstanding request or proposal (the gateway refused it, or I gave up on it). */
   fail(id: string, error: Error): void {
     const pending = this.pending.get(id);
     if (pending) this.settle(id, () => pending.reject(error));

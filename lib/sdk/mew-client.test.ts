@@ -149,6 +149,54 @@ describe('MEWClient against the gateway', () => {
     expect((await echo).payload.text).toBe('after restart');
   });
 
+  it('gives up after maxReconnectAttempts: status error, with the reason, and ready() rejects', async () => {
+    fakeTimers();
+    const alice = client('alice', { maxReconnectAttempts: 2 });
+    await alice.connect();
+    const statuses = recordStatuses(alice);
+    const gaveUp = nextEvent(alice, 'status', (s) => s.status === 'error', 5000);
+    await gw.close();
+    await vi.advanceTimersByTimeAsync(PAST_EVERY_RETRY_MS);
+    expect((await gaveUp).close?.reason).toMatch(/^gave up after 2 reconnect attempts \(last: /);
+    expect(statuses).toEqual(['disconnected', 'connecting', 'disconnected', 'connecting', 'error']);
+    await expect(alice.ready()).rejects.toBeInstanceOf(ConnectionClosedError);
+    expect(() => alice.send({ kind: 'chat', payload: { text: 'too late' } })).toThrow(ConnectionClosedError);
+    await vi.advanceTimersByTimeAsync(PAST_EVERY_RETRY_MS);
+    expect(statuses.at(-1)).toBe('error'); // no attempt after giving up
+  });
+
+  describe('over a tiny rate limit (20/s, bursts of 1)', () => {
+    async function limited(options: Partial<MEWClientOptions> = {}): Promise<MEWClient> {
+      const slow = await startTestGateway(spaceConfig('slow', { alice: ['chat'] }, { limits: { rate_per_second: 20, rate_burst: 1 } }));
+      extraServers.push(slow);
+      const alice = new MEWClient({ gateway: slow.wsUrl(), space: 'slow', token: tokenOf('alice'), backoff: TEST_BACKOFF, ...options });
+      clients.push(alice);
+      await alice.connect();
+      return alice;
+    }
+
+    it('sends a rate-limited envelope again after retry_after_ms: a burst over the limit all arrives, with no error heard', async () => {
+      const alice = await limited();
+      const refusals = recordEvents(alice, 'system/error');
+      const echoes = recordEvents(alice, 'chat');
+      const sent = ['1', '2', '3'].map((text) => alice.send({ kind: 'chat', payload: { text } }).id);
+      await expect.poll(() => echoes.map((e) => e.id).sort()).toEqual([...sent].sort());
+      expect(refusals).toEqual([]);
+    });
+
+    it('passes the refusal on once its retries are spent', async () => {
+      const alice = await limited({ rateLimitRetries: 1 });
+      const refusal = nextEvent(alice, 'system/error');
+      const echoes = recordEvents(alice, 'chat');
+      // The first goes through; the other two are retried together after the hint, and only one token is back by then.
+      const [, second, third] = ['1', '2', '3'].map((text) => alice.send({ kind: 'chat', payload: { text } }).id);
+      const { payload, correlation_id } = await refusal;
+      expect(payload).toMatchObject({ error: 'rate_limited', retry_after_ms: expect.any(Number) });
+      expect([second, third]).toContain(correlation_id?.[0]);
+      await expect.poll(() => echoes.length).toBe(2);
+    });
+  });
+
   it('refuses a send with a clear error once the outbound queue is full, and flushes what it kept in order', async () => {
     const alice = client('alice', { outboundQueueLimit: 2 });
     const first = alice.send({ kind: 'chat', payload: { text: '1' } });

@@ -17,14 +17,24 @@ import { EventHub, type Unsubscribe } from './event-hub';
 import { OutboundQueue } from './outbound-queue';
 import { randomUuid } from './random-uuid';
 import { DEFAULT_BACKOFF, isDocumentHidden, reconnectDelay, type BackoffOptions } from './reconnect-backoff';
-import { CONNECT_ATTEMPT_TIMEOUT_MS, HEARTBEAT_INTERVAL_MS, OUTBOUND_QUEUE_LIMIT } from './sdk-defaults';
+import { BoundedMap } from '../collections/bounded-map';
+import {
+  CONNECT_ATTEMPT_TIMEOUT_MS,
+  DEFAULT_JOIN_MODE,
+  HEARTBEAT_INTERVAL_MS,
+  JOIN_FRAME_FALLBACK_MS,
+  MAX_RECONNECT_ATTEMPTS,
+  OUTBOUND_QUEUE_LIMIT,
+  RATE_LIMIT_MAX_RETRIES,
+} from './sdk-defaults';
 import { ConnectionClosedError, InboundFrameError, InvalidEnvelopeError } from './sdk-errors';
 import { createWebSocketTransport, spaceUrl, withQuery, type Transport, type TransportFactory } from './transport';
 
 /**
  * `disconnected` → `connecting` (socket opening) → `connected` (open, no welcome yet) → `ready` (welcome received).
  * `error` is final: the gateway refused the token (4401), kicked us (4403), named an unknown space (4404) or
- * replaced us with a newer connection of the same participant (4409); reconnecting would only repeat it.
+ * replaced us with a newer connection of the same participant (4409), where reconnecting would only repeat it; or
+ * `maxReconnectAttempts` ran out (`lastClose.reason` says so, and why the last attempt failed).
  */
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected' | 'ready' | 'error';
 
@@ -53,8 +63,26 @@ export interface MEWClientOptions {
   space: string;
   /** Bearer token; the gateway maps it to my participant id. */
   token: string;
-  /** Reconnect after unexpected closes (forever, with backoff). @default true */
+  /** Reconnect after unexpected closes (with backoff). @default true */
   reconnect?: boolean;
+  /** Failed reconnect attempts in a row after which the client stops in `error`. @default MAX_RECONNECT_ATTEMPTS (forever) */
+  maxReconnectAttempts?: number;
+  /**
+   * How to authenticate:
+   * - `auth-header`: the token on the upgrade (header in Node, subprotocol in browsers), as this repo's gateway takes it;
+   * - `join-frame`: a first frame `{"type":"join", space, token, participantId}`, as other MEW gateways expect;
+   * - `auto`: the upgrade, then the join frame if the open connection stays silent for `JOIN_FRAME_FALLBACK_MS`.
+   * @default DEFAULT_JOIN_MODE ('auto')
+   */
+  join?: JoinMode;
+  /** My participant id, for the join frame (gateways that take a join frame may ask for it). */
+  participantId?: string;
+  /**
+   * Retries of an envelope the gateway refused with `rate_limited`, each after its `retry_after_ms`; the refusal
+   * after the last one reaches listeners (and `sendAndAwait`). Retried envelopes may overtake later ones.
+   * @default RATE_LIMIT_MAX_RETRIES
+   */
+  rateLimitRetries?: number;
   /** Envelopes kept while disconnected. @default OUTBOUND_QUEUE_LIMIT */
   outboundQueueLimit?: number;
   /** An attempt without a welcome by then is retried. @default CONNECT_ATTEMPT_TIMEOUT_MS */
@@ -81,6 +109,8 @@ export interface MEWClientOptions {
 }
 
 export type CatchUpMode = 'missed' | 'retained' | 'none';
+
+export type JoinMode = 'auth-header' | 'join-frame' | 'auto';
 
 /** An envelope as `send` accepts it: `protocol` and `id` are filled in when absent, `from` and `ts` by the gateway. */
 export type OutgoingEnvelope = InboundEnvelope;
@@ -116,10 +146,11 @@ const ABNORMAL_CLOSE = 1006;
 const NORMAL_CLOSE = CLOSE_CODES.normal;
 
 /**
- * Layer 1 of the SDK: one participant's connection to a space. Connects with a token, keeps a status, emits
- * typed events, reconnects forever with jittered exponential backoff (slower in a hidden tab), queues `send`s
- * while the connection is down and flushes them after the next welcome, detects dead connections, and
- * carries `#streamId#data` frames. Runs unchanged in Node and browsers.
+ * Layer 1 of the SDK: one participant's connection to a space. Connects with a token (on the upgrade, or in a
+ * join frame for other MEW gateways), keeps a status, emits typed events, reconnects (forever by default) with
+ * jittered exponential backoff (slower in a hidden tab), queues `send`s while the connection is down and flushes
+ * them after the next welcome, retries what the gateway rate-limited, detects dead connections, and carries
+ * `#streamId#data` frames. Runs unchanged in Node and browsers.
  *
  * @example
  * const client = new MEWClient({ gateway: 'ws://localhost:3000/ws', space: 'demo', token });
@@ -149,6 +180,9 @@ export class MEWClient {
   private started = false;
   private retryTimer?: ReturnType<typeof setTimeout>;
   private attemptTimer?: ReturnType<typeof setTimeout>;
+  private joinTimer?: ReturnType<typeof setTimeout>;
+  /** My envelopes neither echoed nor refused yet, as sent: a `rate_limited` refusal is retried from here. */
+  private readonly unsettled: BoundedMap<string, { text: string; retries: number }>;
   private livenessTimer?: ReturnType<typeof setInterval>;
   private heardSinceTick = true;
   private removeVisibilityListener?: () => void;
@@ -156,6 +190,7 @@ export class MEWClient {
   constructor(private readonly options: MEWClientOptions) {
     this.url = spaceUrl(options.gateway, options.space);
     this.queue = new OutboundQueue(options.outboundQueueLimit ?? OUTBOUND_QUEUE_LIMIT);
+    this.unsettled = new BoundedMap(options.outboundQueueLimit ?? OUTBOUND_QUEUE_LIMIT);
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.createTransport = options.transport ?? createWebSocketTransport;
   }
@@ -268,9 +303,7 @@ export class MEWClient {
    */
   disconnect(): void {
     if (!this.started && !this.transport) return;
-    this.started = false;
-    this.removeVisibilityListener?.();
-    this.removeVisibilityListener = undefined;
+    this.stop();
     this.abandonTransport(NORMAL_CLOSE, 'client disconnected');
     this._lastClose = { code: NORMAL_CLOSE, reason: 'disconnect() called' };
     this.setStatus('disconnected', { close: this._lastClose, willReconnect: false });
@@ -303,9 +336,8 @@ export class MEWClient {
     const parsed = parseEnvelope(full, { inbound: true });
     if (!parsed.ok) throw new InvalidEnvelopeError(parsed.issues);
     const text = JSON.stringify(full);
-    // A socket that is already closing would swallow it; queue it for the connection that replaces this one.
-    if (this._status === 'ready' && this.transport!.isOpen()) this.transport!.send(text);
-    else this.queue.push(text);
+    this.transmit(text);
+    this.unsettled.set(full.id, { text, retries: 0 });
     return full;
   }
 
@@ -323,6 +355,13 @@ export class MEWClient {
     return true;
   }
 
+  /** Sends now, or queues for the next welcome. */
+  private transmit(text: string): void {
+    // A socket that is already closing would swallow it; queue it for the connection that replaces this one.
+    if (this._status === 'ready' && this.transport!.isOpen()) this.transport!.send(text);
+    else this.queue.push(text);
+  }
+
   private open(): void {
     const generation = ++this.generation;
     const current = () => generation === this.generation;
@@ -333,7 +372,7 @@ export class MEWClient {
     );
     try {
       this.transport = this.createTransport(
-        { url: this.connectionUrl(), token: this.options.token },
+        { url: this.connectionUrl(), ...(this.joinMode !== 'join-frame' && { token: this.options.token }) },
         {
           onOpen: () => current() && this.handleOpen(),
           onMessage: (data) => current() && this.handleFrame(data),
@@ -359,13 +398,27 @@ export class MEWClient {
     return this.options.connectTimeoutMs ?? CONNECT_ATTEMPT_TIMEOUT_MS;
   }
 
+  private get joinMode(): JoinMode {
+    return this.options.join ?? DEFAULT_JOIN_MODE;
+  }
+
   private handleOpen(): void {
     this.setStatus('connected');
     this.startLiveness();
+    if (this.joinMode === 'join-frame') this.sendJoinFrame();
+    else if (this.joinMode === 'auto') this.joinTimer = setTimeout(() => this.sendJoinFrame(), JOIN_FRAME_FALLBACK_MS);
+  }
+
+  /** The first-frame join of gateways that ignore the upgrade's token (they send nothing before it). */
+  private sendJoinFrame(): void {
+    const { space, token, participantId } = this.options;
+    this.transport?.send(JSON.stringify({ type: 'join', space, token, ...(participantId !== undefined && { participantId }) }));
   }
 
   private handleFrame(data: string | ArrayBuffer | Uint8Array): void {
     this.heardSinceTick = true;
+    // Any frame means the gateway took the upgrade's token: a join frame now would be an invalid envelope.
+    clearTimeout(this.joinTimer);
     const frame = decodeWireFrame(data);
     if (frame.type === 'stream') return this.hub.emit('stream/data', frame.stream);
     let value: unknown;
@@ -383,6 +436,7 @@ export class MEWClient {
 
   private dispatch(envelope: AnyEnvelope): void {
     if (envelope.cursor !== undefined) this._cursor = envelope.cursor;
+    if (this.retriesLater(envelope)) return;
     if (envelope.kind === 'system/welcome') {
       this._welcome = envelope;
       if (envelope.payload.catch_up) this.hub.emit('catch-up', envelope.payload.catch_up);
@@ -399,20 +453,58 @@ export class MEWClient {
     }
   }
 
+  /**
+   * Settles my envelope when its echo or refusal arrives; true when the envelope is a `rate_limited` refusal of it
+   * that will be retried after `retry_after_ms` instead (nobody hears of it: the envelope has not failed yet).
+   */
+  private retriesLater(envelope: AnyEnvelope): boolean {
+    if (envelope.kind !== 'system/error') {
+      if (envelope.from === this.participantId) this.unsettled.delete(envelope.id);
+      return false;
+    }
+    const id = envelope.correlation_id?.find((ref) => this.unsettled.has(ref));
+    if (id === undefined) return false;
+    const sent = this.unsettled.get(id)!;
+    if (envelope.payload.error !== 'rate_limited' || sent.retries >= (this.options.rateLimitRetries ?? RATE_LIMIT_MAX_RETRIES)) {
+      this.unsettled.delete(id);
+      return false;
+    }
+    sent.retries++;
+    setTimeout(() => {
+      try {
+        this.transmit(sent.text);
+      } catch (error) {
+        this.reportError(error);
+      }
+    }, envelope.payload.retry_after_ms ?? 0);
+    return true;
+  }
+
   private handleClose(close: CloseInfo): void {
     this.stopConnectionTimers();
     this.transport = undefined;
     this._lastClose = close;
+    const maxAttempts = this.options.maxReconnectAttempts ?? MAX_RECONNECT_ATTEMPTS;
     if (FINAL_CLOSE_CODES.has(close.code)) {
-      this.started = false;
-      this.removeVisibilityListener?.();
+      this.stop();
       this.setStatus('error', { close });
     } else if (this.options.reconnect === false) {
-      this.started = false;
+      this.stop();
       this.setStatus('disconnected', { close, willReconnect: false });
+    } else if (this.attempt >= maxAttempts) {
+      this.stop();
+      this._lastClose = { code: close.code, reason: `gave up after ${this.attempt} reconnect attempts (last: ${close.reason || close.code})` };
+      this.setStatus('error', { close: this._lastClose });
     } else {
       this.scheduleReconnect(close);
     }
+  }
+
+  /** No more reconnects until the next `connect()`. */
+  private stop(): void {
+    this.started = false;
+    this.removeVisibilityListener?.();
+    this.removeVisibilityListener = undefined;
   }
 
   private scheduleReconnect(close: CloseInfo): void {
@@ -443,6 +535,7 @@ export class MEWClient {
 
   private stopConnectionTimers(): void {
     clearTimeout(this.attemptTimer);
+    clearTimeout(this.joinTimer);
     clearInterval(this.livenessTimer);
     this.livenessTimer = undefined;
   }

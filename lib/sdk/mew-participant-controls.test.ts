@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type Frame, type TestClient, type TestGateway } from '../gateway/testing';
 import type { ControlHooks, MEWParticipant } from './mew-participant';
-import { ParticipantPausedError } from './sdk-errors';
-import { nextEvent, participantFactory, recordEvents } from './testing';
-import { createWebSocketTransport, type TransportFactory } from './transport';
+import { ParticipantPausedError, RequestCancelledError } from './sdk-errors';
+import { leakyTransport, nextEvent, participantFactory, recordEvents, rejectionOf } from './testing';
 
 const config = spaceConfig('controls', {
-  agent: [{ kind: 'chat' }, { kind: 'chat/*' }, { kind: 'mcp/*' }, { kind: 'participant/status' }, { kind: 'participant/compact-done' }, { kind: 'reasoning/*' }],
+  agent: [{ kind: 'chat' }, { kind: 'chat/*' }, { kind: 'mcp/proposal' }, { kind: 'mcp/withdraw' }, { kind: 'mcp/response' }, { kind: 'participant/status' }, { kind: 'participant/compact-done' }, { kind: 'reasoning/*' }],
+  // Controllable, but without chat/acknowledge: acknowledges a shutdown with a status.
+  terse: [{ kind: 'participant/status' }],
   ops: [{ kind: 'participant/*' }, { kind: 'chat' }],
   admin: [{ kind: 'capability/grant' }, { kind: 'participant/*' }],
   newcomer: [{ kind: 'chat' }],
@@ -63,20 +64,34 @@ describe('MEWParticipant participant controls', () => {
 
   it('resumes by itself when the pause times out', async () => {
     const agent = await agentWith();
+    const announced = recordEvents(agent.client, 'participant/resume');
     const pauseId = control('participant/pause', { timeout_seconds: 0.2 });
     await nextEvent(agent, 'pause', (p) => p !== undefined);
     expect(agent.controls.pause?.until).toBeGreaterThan(Date.now());
     await nextEvent(agent, 'pause', (p) => p === undefined, 2000);
-    expect((await ops.next((f) => f.kind === 'participant/status' && f.payload.status === 'active')).correlation_id).toEqual([pauseId]);
+    const active = await ops.next((f) => f.kind === 'participant/status' && f.payload.status === 'active');
+    // Its own timer, or the gateway's resume announcing the lapse (correlated to the pause), whichever came first.
+    expect([pauseId, ...announced.filter((r) => r.correlation_id?.includes(pauseId)).map((r) => r.id)]).toContain(active.correlation_id?.[0]);
     agent.chat.send('after the timeout');
     expect((await ops.kind('chat')).payload.text).toBe('after the timeout');
   });
 
   it('answers request-status with its telemetry, correlated to the request', async () => {
     const agent = await agentWith();
-    agent.telemetry.record({ tokens: 120, messages: 7, latencyMs: 40 });
-    const id = control('participant/request-status', { fields: ['tokens'] });
-    expect((await statusFor(id)).payload).toEqual({ tokens: 120, max_tokens: 1000, messages_in_context: 7, latency_ms: 40 });
+    agent.telemetry.record({ tokens: 120, messages: 7, latencyMs: 40, costUsd: 0.5 });
+    const id = control('participant/request-status');
+    expect((await statusFor(id)).payload).toEqual({ tokens: 120, max_tokens: 1000, messages_in_context: 7, latency_ms: 40, cost_usd: 0.5 });
+  });
+
+  it('answers request-status with only the fields asked for, and always messages_in_context', async () => {
+    const agent = await agentWith();
+    agent.telemetry.record({ tokens: 120, messages: 7, latencyMs: 40, costUsd: 0.5 });
+    const tokens = control('participant/request-status', { fields: ['tokens'] }, 'fields-1');
+    expect((await statusFor(tokens)).payload).toEqual({ tokens: 120, max_tokens: 1000, messages_in_context: 7 });
+    const latency = control('participant/request-status', { fields: ['latency', 'cost'] }, 'fields-2');
+    expect((await statusFor(latency)).payload).toEqual({ latency_ms: 40, cost_usd: 0.5, messages_in_context: 7 });
+    const none = control('participant/request-status', { fields: ['unheard_of'] }, 'fields-3');
+    expect((await statusFor(none)).payload).toEqual({ messages_in_context: 7 });
   });
 
   it('runs the forget hook, then reports the usage it returned', async () => {
@@ -88,7 +103,7 @@ describe('MEWParticipant participant controls', () => {
     expect(onForget).toHaveBeenCalledWith({ direction: 'oldest', entries: 17 }, expect.objectContaining({ id }));
   });
 
-  it('answers compact with compact-done (the hook’s result) before its status report', async () => {
+  it('answers compact with a compacting status, then compact-done (the hook’s result), then a compacted status', async () => {
     const agent = await agentWith({ onCompact: async () => ({ freed_tokens: 300, freed_messages: 4, status: 'compacted' }) });
     const replies = recordEvents(agent.client, 'message');
     const id = control('participant/compact', { reason: 'token_pressure' });
@@ -98,8 +113,9 @@ describe('MEWParticipant participant controls', () => {
       correlation_id: [id],
       payload: { freed_tokens: 300, freed_messages: 4, status: 'compacted' },
     });
-    await statusFor(id);
-    await expect.poll(() => replies.filter((e) => e.from === 'agent').map((e) => e.kind)).toEqual(['participant/compact-done', 'participant/status']);
+    await expect
+      .poll(() => replies.filter((e) => e.from === 'agent').map((e) => `${e.kind} ${e.correlation_id} ${(e.payload as { status?: string }).status}`))
+      .toEqual([`participant/status ${id} compacting`, `participant/compact-done ${id} compacted`, `participant/status ${id} compacted`]);
   });
 
   it('answers compact with skipped when there is no compaction hook', async () => {
@@ -117,24 +133,39 @@ describe('MEWParticipant participant controls', () => {
     expect(onClear).toHaveBeenCalledOnce();
   });
 
-  it('restarts: cancels its reasoning, then runs the hook', async () => {
+  it('restarts: cancels its reasoning, withdraws its proposals, ends its requests, says restarting, then runs the hook', async () => {
     const onRestart = vi.fn();
     const agent = await agentWith({ onRestart });
     const reasoning = agent.reasoning.start({ message: 'thinking' });
-    control('participant/restart');
+    let proposalId = '';
+    const pending = rejectionOf(agent.mcpRequest('ops', { method: 'tools/list' }, 60_000, { onSent: (sent) => (proposalId = sent.id) }));
+    await ops.next((f) => f.kind === 'mcp/proposal');
+    const id = control('participant/restart');
     expect((await ops.next((f) => f.kind === 'reasoning/cancel')).context).toBe(reasoning.id);
     expect(reasoning.cancellation).toEqual({ by: 'agent', reason: 'restart' });
+    expect(await ops.next((f) => f.kind === 'mcp/withdraw')).toMatchObject({ from: 'agent', correlation_id: [proposalId], payload: { reason: 'restarting' } });
+    const error = await pending;
+    expect(error).toBeInstanceOf(RequestCancelledError);
+    expect(error.message).toBe(`proposal ${proposalId} cancelled: restarting`);
+    expect((await statusFor(id)).payload.status).toBe('restarting');
     await vi.waitFor(() => expect(onRestart).toHaveBeenCalledOnce());
   });
 
-  it('shuts down: runs the hook, then leaves the space for good', async () => {
+  it('shuts down: acknowledges it (correlated), runs the hook, then leaves the space for good', async () => {
     const onShutdown = vi.fn();
     const agent = await agentWith({ onShutdown });
-    control('participant/shutdown');
+    const id = control('participant/shutdown');
+    expect(await ops.next((f) => f.kind === 'chat/acknowledge')).toMatchObject({ from: 'agent', to: ['ops'], correlation_id: [id], payload: { status: 'shutting_down' } });
     const leave = await ops.next((f) => f.kind === 'system/presence' && f.payload.event === 'leave');
     expect(leave.payload.participant.id).toBe('agent');
     expect(onShutdown).toHaveBeenCalledOnce();
     expect(agent.client.status).toBe('disconnected');
+  });
+
+  it('acknowledges a shutdown with a status when it may not send chat/acknowledge', async () => {
+    await participants.connect('terse', { telemetry: { maxTokens: 1000 } });
+    const id = control('participant/shutdown', {}, 'shutdown-terse', ['terse']);
+    expect((await statusFor(id)).payload).toMatchObject({ status: 'shutting_down', messages_in_context: 0 });
   });
 
   it('ignores controls addressed to someone else', async () => {
@@ -147,13 +178,9 @@ describe('MEWParticipant participant controls', () => {
 
   it('ignores a control from a sender whose capabilities do not allow it, even if the gateway delivered it', async () => {
     // A gateway that failed to enforce: the forged pause is slipped into the agent's real connection.
-    let inject!: (text: string) => void;
-    const leaky: TransportFactory = (request, handlers) => {
-      inject = (text) => handlers.onMessage(text);
-      return createWebSocketTransport(request, handlers);
-    };
+    const { transport, inject } = leakyTransport();
     await participants.connect('mallory');
-    const agent = await participants.connect('agent', { transport: leaky, autoDiscovery: false });
+    const agent = await participants.connect('agent', { transport, autoDiscovery: false });
     await vi.waitFor(() => expect(agent.participants.map((p) => p.id)).toContain('mallory'));
     const ignored = nextEvent(agent, 'control-ignored');
     inject(JSON.stringify({ protocol: 'mew/v0.4', id: 'forged', ts: new Date().toISOString(), from: 'mallory', to: ['agent'], kind: 'participant/pause', payload: {} }));
@@ -162,11 +189,7 @@ describe('MEWParticipant participant controls', () => {
   });
 
   it('honours the gateway’s own controls (a budget pause), which no capability describes', async () => {
-    let inject!: (text: string) => void;
-    const transport: TransportFactory = (request, handlers) => {
-      inject = (text) => handlers.onMessage(text);
-      return createWebSocketTransport(request, handlers);
-    };
+    const { transport, inject } = leakyTransport();
     const agent = await participants.connect('agent', { transport, autoDiscovery: false });
     const paused = nextEvent(agent, 'pause');
     const payload = { reason: 'budget_exhausted: 10 000 of 10 000 tokens' };

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type Frame, type TestClient, type TestGateway } from '../gateway/testing';
 import type { MEWParticipant } from './mew-participant';
-import { participantFactory } from './testing';
+import { participantFactory, recordEvents } from './testing';
 
 const config = spaceConfig('disco', {
   seeker: [{ kind: 'mcp/request' }, { kind: 'chat' }],
@@ -13,6 +13,8 @@ const config = spaceConfig('disco', {
 });
 
 const QUICK = { timeoutMs: 150, retryBaseDelayMs: 50, staggerMs: 10 };
+/** Auto-discovery is opt-in (spec "Tool Discovery and State Management"). */
+const AUTO = { autoDiscovery: true };
 
 describe('MEWParticipant tool discovery', () => {
   let gw: TestGateway;
@@ -52,7 +54,7 @@ describe('MEWParticipant tool discovery', () => {
     await connectCalc();
     await participants.connect('empty', { autoDiscovery: false });
     await participants.connect('mute');
-    const seeker = await participants.connect('seeker');
+    const seeker = await participants.connect('seeker', AUTO);
     expect(seeker.discovery.inProgress()).toBe(true);
     expect(await seeker.discovery.waitForPending(3000)).toBe(true);
     const status = seeker.discovery.status();
@@ -65,7 +67,7 @@ describe('MEWParticipant tool discovery', () => {
   });
 
   it('discovers a participant that joins later, and forgets its tools when it leaves', async () => {
-    const seeker = await participants.connect('seeker');
+    const seeker = await participants.connect('seeker', AUTO);
     const calc = await connectCalc();
     await vi.waitFor(() => expect(seeker.discovery.status().get('calc')?.state).toBe('completed'));
     expect(seeker.discovery.available().map((t) => t.name)).toEqual(['add']);
@@ -76,7 +78,7 @@ describe('MEWParticipant tool discovery', () => {
 
   it('retries a discovery that timed out, with backoff, and completes when an answer comes', async () => {
     const raw = await rawResponder((_request, n) => (n === 1 ? undefined : { result: { tools: [{ name: 'late_tool' }] } }));
-    const seeker = await participants.connect('seeker', { discovery: QUICK });
+    const seeker = await participants.connect('seeker', { ...AUTO, discovery: QUICK });
     expect(await seeker.discovery.waitForPending(3000)).toBe(true);
     expect(seeker.discovery.status().get('raw')).toMatchObject({ state: 'completed', attempts: 2 });
     expect(raw.requests).toHaveLength(2);
@@ -86,7 +88,7 @@ describe('MEWParticipant tool discovery', () => {
 
   it('marks a participant failed after the last attempt, having really sent each one', async () => {
     const raw = await rawResponder(() => undefined);
-    const seeker = await participants.connect('seeker', { discovery: { ...QUICK, maxAttempts: 3 } });
+    const seeker = await participants.connect('seeker', { ...AUTO, discovery: { ...QUICK, maxAttempts: 3 } });
     expect(await seeker.discovery.waitForPending(3000)).toBe(true);
     expect(seeker.discovery.status().get('raw')).toMatchObject({ state: 'failed', attempts: 3, error: expect.stringMatching(/timed out/) });
     expect(raw.requests).toHaveLength(3);
@@ -94,10 +96,20 @@ describe('MEWParticipant tool discovery', () => {
 
   it('takes "method not found" as no tools, without retrying', async () => {
     const raw = await rawResponder(() => ({ error: { code: -32601, message: 'method not found' } }));
-    const seeker = await participants.connect('seeker', { discovery: QUICK });
+    const seeker = await participants.connect('seeker', { ...AUTO, discovery: QUICK });
     expect(await seeker.discovery.waitForPending(3000)).toBe(true);
     expect(seeker.discovery.status().get('raw')).toMatchObject({ state: 'no_tools', attempts: 1 });
     expect(raw.requests).toHaveLength(1);
+  });
+
+  it('does not discover on its own unless asked to (auto-discovery is opt-in)', async () => {
+    const calc = await connectCalc();
+    const asked = recordEvents(calc.client, 'mcp/request');
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    const seeker = await participants.connect('seeker', { discovery: QUICK });
+    await vi.advanceTimersByTimeAsync(QUICK.staggerMs * 100); // past any discovery it could have scheduled
+    expect(seeker.discovery.status().size).toBe(0);
+    expect(asked).toEqual([]);
   });
 
   it('does not discover when I may not send tools/list (no proposals for discovery)', async () => {
@@ -105,7 +117,7 @@ describe('MEWParticipant tool discovery', () => {
     const asked: string[] = [];
     calc.client.on('message', (e) => (e.kind === 'mcp/request' || e.kind === 'mcp/proposal') && asked.push(e.kind));
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
-    const proposer = await participants.connect('proposer');
+    const proposer = await participants.connect('proposer', AUTO);
     await vi.advanceTimersByTimeAsync(QUICK.staggerMs * 100); // past any discovery it could have scheduled
     expect(proposer.discovery.status().size).toBe(0);
     expect(asked).toEqual([]);
@@ -113,7 +125,7 @@ describe('MEWParticipant tool discovery', () => {
 
   it('serves cached tools until the TTL, then refreshes them in the background', async () => {
     const calc = await connectCalc();
-    const seeker = await participants.connect('seeker', { discovery: { ...QUICK, ttlMs: 150 } });
+    const seeker = await participants.connect('seeker', { ...AUTO, discovery: { ...QUICK, ttlMs: 150 } });
     await seeker.discovery.waitForPending(3000);
     calc.tools.register({ name: 'multiply', execute: () => 0 });
     expect(seeker.discovery.available().map((t) => t.name)).toEqual(['add']); // fresh: from the cache
@@ -128,7 +140,7 @@ describe('MEWParticipant tool discovery', () => {
 
   it('discoverTools fetches now, bypassing the cache', async () => {
     const calc = await connectCalc();
-    const seeker = await participants.connect('seeker');
+    const seeker = await participants.connect('seeker', AUTO);
     await seeker.discovery.waitForPending(3000);
     calc.tools.register({ name: 'multiply', execute: () => 0 });
     expect((await seeker.discovery.discover('calc')).map((t) => t.name)).toEqual(['add', 'multiply']);

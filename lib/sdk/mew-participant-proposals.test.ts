@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from '../gateway/testing';
 import type { MEWParticipant } from './mew-participant';
-import { CapabilityDeniedError, GatewayRefusalError, McpError, ProposalRejectedError, RequestTimeoutError } from './sdk-errors';
-import { nextEvent, participantFactory, recordEvents, rejectionOf } from './testing';
+import { CapabilityDeniedError, GatewayRefusalError, McpError, MewSdkError, ProposalRejectedError, RequestCancelledError, RequestTimeoutError } from './sdk-errors';
+import { leakyTransport, nextEvent, participantFactory, recordEvents, rejectionOf } from './testing';
 
 const participantsConfig = {
   agent: [{ kind: 'mcp/proposal' }, { kind: 'mcp/withdraw' }, { kind: 'chat' }],
@@ -92,15 +92,43 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
     expect(await decided).toMatchObject({ state: 'withdrawn', proposer: 'agent', withdrawal: { reason: 'timeout' } });
   });
 
-  it('ignores a withdrawal from anyone but the proposer, so the proposal can still be fulfilled', async () => {
-    const mallory = await joinAs(gw, tokenOf('mallory'), 'space=proposals');
-    const pending = nextEvent(human, 'proposal', (p) => p.state === 'pending');
+  it('withdraws a proposal no longer needed: mcp/withdraw correlated to it, and the waiting mcpRequest rejects', async () => {
+    const decided = nextEvent(human, 'proposal', (p) => p.state !== 'pending');
+    let proposalId = '';
+    const result = rejectionOf(agent.mcpRequest('calc', ADD, 5000, { onSent: (sent) => (proposalId = sent.id) }));
+    await nextEvent(human, 'proposal', (p) => p.id === proposalId);
+    const echoed = nextEvent(agent.client, 'mcp/withdraw');
+    const withdrawal = agent.withdraw(proposalId);
+    expect(withdrawal).toMatchObject({ kind: 'mcp/withdraw', correlation_id: [proposalId], payload: { reason: 'no_longer_needed' } });
+    const error = await result;
+    expect(error).toBeInstanceOf(RequestCancelledError);
+    expect(error.message).toBe(`proposal ${proposalId} cancelled: withdrawn (no_longer_needed)`);
+    expect(await decided).toMatchObject({ id: proposalId, state: 'withdrawn', withdrawal: { reason: 'no_longer_needed' } });
+    await echoed;
+    expect(() => agent.withdraw(proposalId)).toThrow(`${proposalId} is not a pending proposal of mine`);
+  });
+
+  it('refuses to withdraw a proposal that is not mine', async () => {
+    const direct = await participants.connect('direct', { autoDiscovery: false });
+    const pending = nextEvent(direct, 'proposal', (p) => p.state === 'pending');
+    void agent.mcpRequest('calc', ADD, 5000).catch(() => undefined);
+    const proposal = await pending;
+    expect(() => direct.withdraw(proposal.id)).toThrow(MewSdkError);
+    expect(() => direct.withdraw('no-such-proposal', 'timeout')).toThrow('no-such-proposal is not a pending proposal of mine');
+  });
+
+  it('ignores a withdrawal from anyone but the proposer, even one a gateway let through, so the proposal can still be fulfilled', async () => {
+    // The gateway refuses such a withdrawal; one that did not is simulated by slipping it into the human's connection.
+    const { transport, inject } = leakyTransport();
+    human.disconnect();
+    const watcher = await participants.connect('human', { autoDiscovery: false, transport });
+    const pending = nextEvent(watcher, 'proposal', (p) => p.state === 'pending');
     const result = agent.mcpRequest('calc', ADD, 5000);
     const proposal = await pending;
-    mallory.send({ id: 'forged-withdraw', kind: 'mcp/withdraw', correlation_id: [proposal.id], payload: { reason: 'no_longer_needed' } });
-    await nextEvent(human.client, 'mcp/withdraw', (e) => e.id === 'forged-withdraw');
-    expect(human.proposals.pending().map((p) => p.id)).toEqual([proposal.id]);
-    await human.proposals.fulfil(proposal.id).outcome;
+    const forged = { protocol: 'mew/v0.4', id: 'forged-withdraw', ts: new Date().toISOString(), from: 'mallory', kind: 'mcp/withdraw' };
+    inject(JSON.stringify({ ...forged, correlation_id: [proposal.id], payload: { reason: 'no_longer_needed' } }));
+    expect(watcher.proposals.pending().map((p) => p.id)).toEqual([proposal.id]);
+    await watcher.proposals.fulfil(proposal.id).outcome;
     expect(await result).toEqual({ content: [{ type: 'text', text: '3' }] });
   });
 
@@ -138,7 +166,8 @@ describe('MEWParticipant.mcpRequest: gateway refusals', () => {
       }),
     );
     flooder = await joinAs(gw, tokenOf('calc'), 'space=strict');
-    const direct = await participants.connect('direct', { autoDiscovery: false });
+    // Without retries: a rate-limited envelope is refused at once (retries are MEWClient's, tested there).
+    const direct = await participants.connect('direct', { autoDiscovery: false, rateLimitRetries: 0 });
     direct.chat.send('one');
     direct.chat.send('two'); // the burst is spent
     const started = Date.now();

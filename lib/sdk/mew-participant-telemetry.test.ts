@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from '../gateway/testing';
 import { MEWParticipant } from './mew-participant';
-import { participantFactory } from './testing';
+import { nextEvent, participantFactory } from './testing';
 
 const config = spaceConfig('telemetry', {
   agent: [{ kind: 'participant/status' }, { kind: 'chat' }],
   watcher: [{ kind: 'chat' }],
+  other: [{ kind: 'chat' }],
 });
 
 describe('MEWParticipant telemetry', () => {
@@ -49,6 +50,18 @@ describe('MEWParticipant telemetry', () => {
     expect(agent.telemetry.statusPayload('thinking')).toEqual({ tokens: 12_345, max_tokens: 20_000, messages_in_context: 128, latency_ms: 350, status: 'thinking' });
     agent.telemetry.record({ tokens: 100 }); // omitted fields keep their values
     expect(agent.telemetry.statusPayload()).toMatchObject({ tokens: 100, messages_in_context: 128 });
+  });
+
+  it('counts the chats it receives, to it or to everyone, in messages_in_context (not others’ nor its own)', async () => {
+    const agent = await participants.connect('agent');
+    await participants.connect('other');
+    agent.telemetry.record({ messages: 3 });
+    watcher.send({ kind: 'chat', payload: { text: 'to everyone' } });
+    watcher.send({ kind: 'chat', to: ['agent'], payload: { text: 'to the agent' } });
+    watcher.send({ kind: 'chat', to: ['other'], payload: { text: 'to someone else' } });
+    agent.chat.send('my own');
+    await nextEvent(agent.client, 'chat', (e) => e.payload.text === 'my own');
+    expect(agent.telemetry.statusPayload().messages_in_context).toBe(5);
   });
 
   it('reportStatus broadcasts the payload, correlated when asked', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from '../gateway/testing';
 import { JSONRPC_ERROR_CODES } from './local-mcp-server';
 import type { MEWParticipant } from './mew-participant';
@@ -58,6 +58,22 @@ describe('MEWParticipant serving its tools and resources', () => {
     caller.send({ id, kind: 'mcp/request', to: ['calc'], payload: { jsonrpc: '2.0', id: jsonRpcId, method, ...(params !== undefined && { params }) } });
     return caller.next((f) => f.kind === 'mcp/response' && f.correlation_id?.[0] === id);
   }
+
+  it('answers methods it has no tool for through onRequest (e.g. initialize); others are still not found', async () => {
+    calc.disconnect();
+    const onRequest = vi.fn((method: string) =>
+      method === 'initialize' ? { result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'calc', version: '1' } } } : undefined,
+    );
+    await participants.connect('calc', { onRequest });
+    expect((await call('init-1', 'initialize', { protocolVersion: '2025-06-18' })).payload).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'calc', version: '1' } },
+    });
+    expect(onRequest).toHaveBeenCalledWith('initialize', { protocolVersion: '2025-06-18' }, expect.objectContaining({ from: 'caller' }));
+    expect((await call('ping-1', 'ping')).payload.error).toEqual({ code: JSONRPC_ERROR_CODES.methodNotFound, message: 'method not found: ping' });
+    expect((await call('list-1', 'tools/list')).payload.result.tools).toEqual([]); // its own methods stay its own
+  });
 
   it('answers tools/list with every tool, its input schema and its MGP security metadata', async () => {
     const response = await call('list-1', 'tools/list');

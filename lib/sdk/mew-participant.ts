@@ -17,7 +17,7 @@ import {
 import type { ChatMessage } from './model/chat-slice';
 import { ContextTelemetry, type ContextUsage, type TelemetryOptions } from './context-telemetry';
 import { EventHub, type Unsubscribe } from './event-hub';
-import { LocalMcpServer, type McpRequestHandler, type ResourceDefinition, type ToolDefinition } from './local-mcp-server';
+import { LocalMcpServer, type McpFallbackHandler, type McpRequestHandler, type ResourceDefinition, type ToolDefinition } from './local-mcp-server';
 import { McpRequestTracker } from './mcp-request-tracker';
 import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange } from './mew-client';
 import { OwnPause, type PauseInfo } from './own-pause';
@@ -48,9 +48,11 @@ import type { StreamInfo } from './model/streams-slice';
 import { ToolDiscovery, type DiscoveredTool, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
 
 /**
- * Overridable reactions to participant controls (spec §3.9). Each may be async; the SDK reports completion
- * (`participant/status`, and `participant/compact-done` for compact) after it returns. Returning a
- * `ContextUsage` updates the telemetry that report carries.
+ * Overridable reactions to participant controls (spec §3.9). Each may be async. The SDK answers every control with
+ * an envelope correlated to it: after forget, compact (`compacting` status, then `participant/compact-done` and a
+ * `compacted` status) and clear, the hook's result; restart (a `restarting` status) and shutdown (`chat/acknowledge`,
+ * else a `shutting_down` status) before the hook, which may well end the process. Returning a `ContextUsage`
+ * updates the telemetry that report carries.
  */
 export interface ControlHooks {
   /** Drop cached context from one end. */
@@ -62,16 +64,19 @@ export interface ControlHooks {
   ): ParticipantCompactDonePayload | void | Promise<ParticipantCompactDonePayload | void>;
   /** Wipe all context. Without a returned usage the SDK reports an empty context. */
   onClear?(envelope: Envelope<'participant/clear'>): ContextUsage | void | Promise<ContextUsage | void>;
-  /** Back to baseline; the SDK has already cancelled my reasoning and closed my streams. */
+  /**
+   * Back to baseline; the SDK has already cancelled my reasoning, closed my streams, withdrawn my pending proposals
+   * and ended my pending requests (`RequestCancelledError`), and said `restarting`.
+   */
   onRestart?(envelope: Envelope<'participant/restart'>): void | Promise<void>;
-  /** Last words before the SDK disconnects (the gateway then announces that I left). */
+  /** Last words before the SDK disconnects (the gateway then announces that I left); the shutdown is already acknowledged. */
   onShutdown?(envelope: Envelope<'participant/shutdown'>): void | Promise<void>;
 }
 
 export interface MEWParticipantOptions extends MEWClientOptions {
   /** Default `mcpRequest` timeout. @default DEFAULT_REQUEST_TIMEOUT_MS */
   requestTimeoutMs?: number;
-  /** Discover the tools of participants that can answer, on welcome and when they join. @default true */
+  /** Discover the tools of participants that can answer, on welcome and when they join (spec: opt-in). @default false */
   autoDiscovery?: boolean;
   discovery?: DiscoveryOptions & {
     /** Gap between the auto-discoveries of the participants listed in one welcome. @default DISCOVERY_STAGGER_MS */
@@ -79,6 +84,16 @@ export interface MEWParticipantOptions extends MEWClientOptions {
   };
   telemetry?: TelemetryOptions;
   hooks?: ControlHooks;
+  /** Answers MCP methods addressed to me that my tools and resources do not cover (e.g. `initialize`). */
+  onRequest?: McpFallbackHandler;
+}
+
+/** More of `mcpRequest`. */
+export interface McpRequestOptions {
+  /** Giving up: a proposal is withdrawn, so nobody approves what its proposer no longer wants. */
+  signal?: AbortSignal;
+  /** Called with the `mcp/request` or `mcp/proposal` as sent (its id is what `withdraw` takes). */
+  onSent?: (envelope: SentEnvelope) => void;
 }
 
 /** Participant-level events. Raw envelopes and connection status are on `participant.client`. */
@@ -134,7 +149,7 @@ export class MEWParticipant {
   private readonly hub = new EventHub<ParticipantEvents>((error, event) =>
     event === 'error' ? console.error('[mew-sdk] error listener failed:', error) : this.reportError(error),
   );
-  private readonly server = new LocalMcpServer();
+  private readonly server: LocalMcpServer;
   private answerMcp: McpRequestHandler = (method, params, context) => this.server.answer(method, params, context);
   /** The space as my envelopes describe it: peers, proposals, streams, chats awaiting me (the space model's reducers). */
   private readonly model = new ParticipantModel();
@@ -224,9 +239,10 @@ export class MEWParticipant {
 
   constructor(private readonly options: MEWParticipantOptions) {
     this.client = new MEWClient(options);
+    this.server = new LocalMcpServer(options.onRequest);
     this.contextTelemetry = new ContextTelemetry(options.telemetry);
     this.toolDiscovery = new ToolDiscovery(
-      (participantId, timeoutMs) => this.request(participantId, TOOLS_LIST, timeoutMs, false),
+      (participantId, timeoutMs) => this.request(participantId, TOOLS_LIST, timeoutMs, false, {}),
       options.discovery,
       (participantId, status) => this.hub.emit('discovery', { participantId, status }),
     );
@@ -355,14 +371,32 @@ export class MEWParticipant {
    * when my capabilities allow it, else an `mcp/proposal` for someone to fulfil, and then follows the chain
    * (fulfilment → its response). Rejects with `McpError` (JSON-RPC error), `ProposalRejectedError` (first
    * `mcp/reject`), `GatewayRefusalError` (the gateway refused it), `RequestTimeoutError` (after sending
-   * `mcp/withdraw` for a proposal), `RequestCancelledError` (`signal` fired; a proposal is withdrawn, so nobody approves
-   * what its proposer no longer wants) or `CapabilityDeniedError` (neither form allowed).
+   * `mcp/withdraw` for a proposal), `RequestCancelledError` (`signal` fired, `withdraw`, or a restart; a proposal
+   * is withdrawn, so nobody approves what its proposer no longer wants) or `CapabilityDeniedError` (neither form allowed).
    *
    * @example
    * const result = await participant.mcpRequest('calc', { method: 'tools/call', params: { name: 'add', arguments: { a: 1, b: 2 } } }, 30_000);
    */
-  mcpRequest(target: string | string[], call: McpCall, timeoutMs = this.requestTimeoutMs, options: { signal?: AbortSignal } = {}): Promise<unknown> {
-    return this.request(target, call, timeoutMs, true, options.signal);
+  mcpRequest(target: string | string[], call: McpCall, timeoutMs = this.requestTimeoutMs, options: McpRequestOptions = {}): Promise<unknown> {
+    return this.request(target, call, timeoutMs, true, options);
+  }
+
+  /**
+   * Withdraws my pending proposal because it is no longer needed (`mcp/withdraw` correlated to it, spec §3.3.1);
+   * the `mcpRequest` waiting on it rejects with `RequestCancelledError`. Throws `MewSdkError` when the id is not a
+   * pending proposal of mine, and what `send` throws.
+   *
+   * @example
+   * const result = participant.mcpRequest('files', call, 60_000, { onSent: (p) => (proposalId = p.id) });
+   * participant.withdraw(proposalId, 'no_longer_needed');
+   */
+  withdraw(proposalId: string, reason = 'no_longer_needed'): SentEnvelope {
+    const known = this.model.proposal(proposalId);
+    const mine = this.requests.modeOf(proposalId) === 'proposal' || (known?.proposer === this.id && known?.state === 'pending');
+    if (!mine) throw new MewSdkError(`${proposalId} is not a pending proposal of mine`);
+    const sent = this.send(withdrawal(proposalId, reason));
+    this.requests.fail(proposalId, new RequestCancelledError(`proposal ${proposalId}`, `withdrawn (${reason})`));
+    return sent;
   }
 
   // ── Inbound ──────────────────────────────────────────────────────────────────────────────────────────
@@ -391,6 +425,10 @@ export class MEWParticipant {
     const addressedToMe = me !== undefined && (envelope.to?.includes(me) ?? false);
 
     switch (envelope.kind) {
+      case 'chat':
+        // Spec: incoming chats count in my context (those to me or to everyone; others' I only overhear).
+        if (addressedToMe || !envelope.to?.length) this.contextTelemetry.countMessage();
+        return;
       case 'system/presence':
         return this.handlePresence(envelope);
       case 'mcp/request':
@@ -470,11 +508,12 @@ export class MEWParticipant {
           if (this.ownPause.resume()) this.resumed(answering);
           return;
         case 'participant/request-status':
-          return this.reportStatusQuietly(undefined, answering);
+          return this.reportStatusQuietly(undefined, answering, envelope.payload.fields);
         case 'participant/forget':
           this.recordIfGiven(await hooks.onForget?.(envelope.payload, envelope));
           return this.reportStatusQuietly('forgotten', answering);
         case 'participant/compact': {
+          this.reportStatusQuietly('compacting', answering);
           const done = (await hooks.onCompact?.(envelope.payload, envelope)) ?? { skipped: true, reason: 'nothing to compact' };
           this.sendQuietly({ kind: 'participant/compact-done', to: [envelope.from], correlation_id: answering, payload: done });
           return this.reportStatusQuietly('compacted', answering);
@@ -483,16 +522,38 @@ export class MEWParticipant {
           this.contextTelemetry.record((await hooks.onClear?.(envelope)) ?? { tokens: 0, messages: 0 });
           return this.reportStatusQuietly('cleared', answering);
         case 'participant/restart':
-          for (const session of [...this.reasoningSessions.values()]) session.cancel('restart');
-          for (const stream of this.model.activeStreams()) if (stream.owner === this.id) this.closeQuietly(this.streamHandle(stream), 'restart');
+          this.endWork();
+          this.reportStatusQuietly('restarting', answering);
           return await hooks.onRestart?.(envelope);
         case 'participant/shutdown':
+          this.acknowledgeShutdown(envelope);
           await hooks.onShutdown?.(envelope);
           return this.disconnect();
       }
     } catch (error) {
       this.reportError(error);
     }
+  }
+
+  /** A restart's baseline (spec §3.9.9): my reasoning, streams, proposals (withdrawn) and requests end. */
+  private endWork(): void {
+    for (const session of [...this.reasoningSessions.values()]) session.cancel('restart');
+    for (const stream of this.model.activeStreams()) if (stream.owner === this.id) this.closeQuietly(this.streamHandle(stream), 'restart');
+    for (const id of this.requests.outstanding()) {
+      const mode = this.requests.modeOf(id);
+      if (mode === 'proposal') this.sendQuietly(withdrawal(id, 'restarting'));
+      this.requests.fail(id, new RequestCancelledError(`${mode === 'proposal' ? 'proposal' : 'mcp/request'} ${id}`, 'restarting'));
+    }
+  }
+
+  /**
+   * Spec §3.9.10: acknowledge a shutdown before going quiet, with `chat/acknowledge` (which the gateway still takes
+   * from a shut-down participant), or a status when my capabilities do not allow that.
+   */
+  private acknowledgeShutdown(shutdown: Envelope<'participant/shutdown'>): void {
+    const ack = { status: 'shutting_down' };
+    if (this.canSend('chat/acknowledge', ack)) this.sendQuietly({ kind: 'chat/acknowledge', to: [shutdown.from], correlation_id: [shutdown.id], payload: ack });
+    else this.reportStatusQuietly(ack.status, [shutdown.id]);
   }
 
   private resumed(answering: string[]): void {
@@ -559,15 +620,21 @@ export class MEWParticipant {
   }
 
   /** `mcpRequest`, with the proposal fallback only when `allowProposal` (discovery must not spam approvers). */
-  private async request(target: string | string[], call: McpCall, timeoutMs: number, allowProposal: boolean, signal?: AbortSignal): Promise<unknown> {
+  private async request(target: string | string[], call: McpCall, timeoutMs: number, allowProposal: boolean, options: McpRequestOptions): Promise<unknown> {
     const to = toArray(target);
     const body = this.jsonRpc(call);
-    signal?.throwIfAborted();
-    if (this.canSend('mcp/request', body)) return this.sendTracked('mcp/request', to, body, timeoutMs, undefined, signal).result;
+    options.signal?.throwIfAborted();
     // Proposals carry the MCP call without JSON-RPC framing: the fulfiller makes the actual request.
     const { jsonrpc: _jsonrpc, id: _id, ...proposal } = body;
-    if (allowProposal && this.canSend('mcp/proposal', proposal)) return this.sendTracked('mcp/proposal', to, proposal, timeoutMs, undefined, signal).result;
-    throw new CapabilityDeniedError(allowProposal ? 'mcp/request or mcp/proposal' : 'mcp/request');
+    const direct = this.canSend('mcp/request', body);
+    if (!direct && !(allowProposal && this.canSend('mcp/proposal', proposal))) {
+      throw new CapabilityDeniedError(allowProposal ? 'mcp/request or mcp/proposal' : 'mcp/request');
+    }
+    const { envelope, result } = direct
+      ? this.sendTracked('mcp/request', to, body, timeoutMs, undefined, options.signal)
+      : this.sendTracked('mcp/proposal', to, proposal, timeoutMs, undefined, options.signal);
+    options.onSent?.(envelope);
+    return result;
   }
 
   /** Sends a request or proposal and follows it to its answer; a gateway refusal fails it at once. */
@@ -580,7 +647,7 @@ export class MEWParticipant {
     signal?: AbortSignal,
   ): { envelope: SentEnvelope; result: Promise<unknown> } {
     const { envelope, reply } = this.sendAndAwait({ kind, to, ...(correlationId && { correlation_id: correlationId }), payload }, { replyKinds: [], timeoutMs });
-    const withdraw = (reason: string) => this.sendQuietly({ kind: 'mcp/withdraw', correlation_id: [envelope.id], payload: { reason } });
+    const withdraw = (reason: string) => this.sendQuietly(withdrawal(envelope.id, reason));
     const result = this.requests.track(envelope.id, {
       mode: kind === 'mcp/proposal' ? 'proposal' : 'request',
       targets: to,
@@ -623,7 +690,7 @@ export class MEWParticipant {
   }
 
   private autoDiscover(participantId: string, delayMs: number): void {
-    if (this.options.autoDiscovery === false) return;
+    if (!this.options.autoDiscovery) return;
     if (!this.model.allows(participantId, { kind: 'mcp/response', payload: SAMPLE_MCP_RESPONSE })) return;
     if (!this.canSend('mcp/request', SAMPLE_TOOLS_LIST_REQUEST)) return;
     this.toolDiscovery.discover(participantId, { delayMs }).catch(() => undefined); // the failure is in its status
@@ -658,16 +725,16 @@ export class MEWParticipant {
   }
 
   /** A status report the SDK makes on its own: skipped when my capabilities do not allow it. */
-  private reportStatusQuietly(status?: string, correlationId?: string[]): void {
-    const envelope = this.statusEnvelope(status, correlationId);
+  private reportStatusQuietly(status?: string, correlationId?: string[], fields?: readonly string[]): void {
+    const envelope = this.statusEnvelope(status, correlationId, fields);
     if (this.canSend(envelope.kind, envelope.payload)) this.sendQuietly(envelope);
   }
 
-  private statusEnvelope(status?: string, correlationId?: string[]): InboundEnvelope<'participant/status'> {
+  private statusEnvelope(status?: string, correlationId?: string[], fields?: readonly string[]): InboundEnvelope<'participant/status'> {
     return {
       kind: 'participant/status',
       ...(correlationId && { correlation_id: correlationId }),
-      payload: this.contextTelemetry.buildStatusPayload(status),
+      payload: this.contextTelemetry.buildStatusPayload(status, fields),
     };
   }
 
@@ -700,6 +767,11 @@ export class MEWParticipant {
 function observed<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => undefined);
   return promise;
+}
+
+/** `mcp/withdraw` of my proposal (the correlation is how the gateway and everyone know which). */
+function withdrawal(proposalId: string, reason: string): OutgoingEnvelope {
+  return { kind: 'mcp/withdraw', correlation_id: [proposalId], payload: { reason } };
 }
 
 function pauseView(pause: OwnPause): ParticipantControls {

@@ -38,6 +38,28 @@ export const HEARTBEAT_INTERVAL_MS = 15_000;
 /** Envelopes `send` keeps while the connection is down; one more is refused with `OutboundQueueFullError`. */
 export const OUTBOUND_QUEUE_LIMIT = 1_000;
 
+/** Reconnect attempts after a drop before the client gives up (`error`): never, by default. */
+export const MAX_RECONNECT_ATTEMPTS = Infinity;
+
+/**
+ * How the client authenticates (`join` option): `auto` sends the token on the upgrade (header in Node, subprotocol
+ * in browsers) and falls back to a first-frame join when no welcome comes, so it joins gateways of either kind.
+ */
+export const DEFAULT_JOIN_MODE = 'auto';
+
+/**
+ * In `auto` join mode, how long an open connection may stay silent before the client sends the join frame: a
+ * gateway that took the upgrade's token welcomes at once, one that waits for a join frame says nothing at all.
+ * Well below the 5 s such gateways allow for the frame.
+ */
+export const JOIN_FRAME_FALLBACK_MS = 1_000;
+
+/**
+ * Times an envelope refused with `rate_limited` is sent again, each after the gateway's `retry_after_ms`; the
+ * refusal after the last retry is passed on (a `GatewayRefusalError` for whoever awaits it).
+ */
+export const RATE_LIMIT_MAX_RETRIES = 3;
+
 // ── Participant (MEWParticipant) ────────────────────────────────────────────────────────────────────────
 
 /** `mcpRequest`'s default timeout (the MCP TypeScript SDK's `DEFAULT_REQUEST_TIMEOUT_MSEC`). */

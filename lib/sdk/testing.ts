@@ -6,6 +6,7 @@ import type { Unsubscribe } from './event-hub';
 import type { JsonSchema } from './json-schema-validator';
 import type { ClientEvents, MEWClient } from './mew-client';
 import { MEWParticipant, type MEWParticipantOptions, type ParticipantEvents } from './mew-participant';
+import { createWebSocketTransport, type TransportFactory } from './transport';
 
 /** What the implementations need; the overloads carry the precise types. */
 interface EventSource {
@@ -77,6 +78,24 @@ export const RELEASE_SCHEMA: JsonSchema = {
   },
 };
 export const VALID_RELEASE = { version: '1.2.3', channel: 'stable', targets: ['linux'], confirm: true };
+
+/**
+ * The real transport plus `inject`, which delivers a frame as if the gateway had sent it: what a gateway that failed
+ * to enforce something would let through.
+ */
+export function leakyTransport(): { transport: TransportFactory; inject: (text: string) => void } {
+  let deliver: ((text: string) => void) | undefined;
+  return {
+    transport: (request, handlers) => {
+      deliver = (text) => handlers.onMessage(text);
+      return createWebSocketTransport(request, handlers);
+    },
+    inject: (text) => {
+      if (!deliver) throw new Error('inject() before the transport opened');
+      deliver(text);
+    },
+  };
+}
 
 /** Reconnect delays short enough for tests. */
 export const TEST_BACKOFF = { minDelayMs: 20, maxDelayMs: 100 };

@@ -29,7 +29,8 @@ export interface Transport {
 export interface TransportRequest {
   /** The gateway's `/ws` URL, `space` already in the query. */
   url: string;
-  token: string;
+  /** Sent on the upgrade; absent when the client authenticates with a join frame instead. */
+  token?: string;
 }
 
 export type TransportFactory = (request: TransportRequest, handlers: TransportHandlers) => Transport;
@@ -44,7 +45,7 @@ const UNEXPECTED_RESPONSE = /Unexpected server response: (\d{3})/;
  * The default transport: `isomorphic-ws`, i.e. `ws` in Node and the global `WebSocket` in browsers.
  * The token travels as `Authorization: Bearer` (Node; browsers ignore the option) and as the
  * `mew.bearer.<token>` subprotocol, or, when the token has characters a subprotocol may not carry, as the
- * `token` query parameter. A refused upgrade (HTTP 401/403/404, visible in Node only) is reported as close
+ * `token` query parameter; without a token (join-frame mode), on none of them. A refused upgrade (HTTP 401/403/404, visible in Node only) is reported as close
  * code 4000 + status, the gateway's own convention (4401 ≈ 401), so the client treats it as final.
  *
  * @example
@@ -53,10 +54,10 @@ const UNEXPECTED_RESPONSE = /Unexpected server response: (\d{3})/;
 export const createWebSocketTransport: TransportFactory = ({ url, token }, handlers) => {
   const protocols = [MEW_SUBPROTOCOL];
   let target = url;
-  if (SUBPROTOCOL_SAFE.test(token)) protocols.push(BEARER_SUBPROTOCOL_PREFIX + token);
-  else target = withQuery(url, 'token', token);
+  if (token !== undefined && SUBPROTOCOL_SAFE.test(token)) protocols.push(BEARER_SUBPROTOCOL_PREFIX + token);
+  else if (token !== undefined) target = withQuery(url, 'token', token);
 
-  const ws = new WebSocket(target, protocols, { headers: { Authorization: `Bearer ${token}` } });
+  const ws = new WebSocket(target, protocols, token === undefined ? {} : { headers: { Authorization: `Bearer ${token}` } });
   ws.binaryType = 'arraybuffer';
   let refusedStatus: number | undefined;
   ws.onopen = () => handlers.onOpen();

@@ -12,9 +12,10 @@ import { GATEWAY_ID } from '../gateway-options';
  * | `PARTICIPANT_JOINED`   | –        | a session authenticates and joins                  | the participant    | –                | `{ capabilities? }`                         |
  * | `PARTICIPANT_LEFT`     | –        | its last connection closes                         | the participant    | –                | `{ reason?, code? }`                        |
  * | `ACCESS_GRANTED`       | yes      | `capability/grant` accepted                        | granter            | recipient        | `{ capabilities, reason? }` (grant id = envelope_id) |
- * | `ACCESS_REVOKED`       | yes      | `capability/revoke` accepted                       | revoker            | recipient        | `{ grant_id?, capabilities?, removed, reason? }` |
+ * | `ACCESS_REVOKED`       | yes      | `capability/revoke` accepted; or a grant whose granter lost what it gave (cascade) | revoker / gateway | recipient | `{ grant_id?, capabilities?, removed, reason?, cascade_of? }` |
+ * | `GRANT_EXPIRED`        | –        | a grant's `expires_at` came: the gateway revoked it | gateway           | recipient        | `{ grant_id, capabilities, granted_by, expires_at }` |
  * | `TOOL_BLOCKED`         | yes      | a refused `mcp/request` whose method is `tools/call` | the sender       | –                | `{ error, attempted_kind, method, tool? }`  |
- * | `ACCESS_DENIED`        | –  (¹)   | any other security refusal (capability_violation, reserved_kind, identity_mismatch, grant_exceeds_own_capabilities, paused/shutdown) | the sender | – | `{ error, attempted_kind }` |
+ * | `ACCESS_DENIED`        | –  (¹)   | any other security refusal (capability_violation, reserved_kind, identity_mismatch, grant_exceeds_own_capabilities, paused/shutdown, not_proposer) | the sender | – | `{ error, attempted_kind }` |
  * | `AUTH_FAILED`          | –        | a presented token authenticates nobody (upgrade, join frame, HTTP) | –      | –                | `{ via, address, suppressed? }`             |
  * | `PARTICIPANT_INVITED`  | –        | `space/invite` accepted                            | inviter            | invitee          | `{ capabilities, reason? }` (never the token) |
  * | `PARTICIPANT_KICKED`   | –        | `space/kick` accepted                              | kicker             | target           | `{ reason? }`                               |
@@ -55,7 +56,8 @@ export const AUDIT_EVENT_TYPES = {
   PARTICIPANT_JOINED: { mgp: false, description: 'A participant authenticated and joined the space.' },
   PARTICIPANT_LEFT: { mgp: false, description: 'A participant left the space (its last connection closed).' },
   ACCESS_GRANTED: { mgp: true, description: 'Capabilities were granted to a participant (`capability/grant`).' },
-  ACCESS_REVOKED: { mgp: true, description: 'Granted capabilities were revoked (`capability/revoke`).' },
+  ACCESS_REVOKED: { mgp: true, description: 'Granted capabilities were revoked (`capability/revoke`, or in cascade: the granter lost them).' },
+  GRANT_EXPIRED: { mgp: false, description: 'A grant reached its `expires_at` and the gateway revoked it.' },
   TOOL_BLOCKED: { mgp: true, description: 'A `tools/call` request was refused by access control.' },
   ACCESS_DENIED: { mgp: false, description: 'An envelope was refused by access control (capability, identity, reserved kind, paused).' },
   AUTH_FAILED: { mgp: false, description: 'A token that authenticates nobody was presented (at most a few a second per address).' },

@@ -38,7 +38,19 @@ const grantRecordSchema = z.object({
   grantedBy: participantId,
   reason: z.string().optional(),
   ts: timestamp,
-  revoked: z.object({ by: participantId, ts: timestamp, revocationId: z.string().min(1) }).optional(),
+  /** ISO 8601: the grant stops at this instant (the gateway revokes it then, or when it loads one already past). */
+  expiresAt: timestamp.optional(),
+  revoked: z
+    .object({
+      by: participantId,
+      ts: timestamp,
+      /** The `capability/revoke` that ended it (the gateway's own, for an expiry or a cascade). */
+      revocationId: z.string().min(1),
+      expired: z.literal(true).optional(),
+      /** Revoked because its granter lost what it gave: the grant (or pattern revocation) whose loss started the chain. */
+      cascadeOf: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 
 /** A revocation of capabilities the participant holds from the config (or its invite): the file is never edited. */

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Envelope } from '../../protocol';
 import { nextEvent } from '../testing';
 import { SUMMARY_PROMPT } from './agent-prompts';
 import type { MEWAgent } from './mew-agent';
@@ -23,10 +24,11 @@ describe('MEWAgent context: telemetry, automatic compaction and participant cont
     await fx.ask(question).answer;
   }
 
-  /** A control from the human to the agent, resolved with the agent's status answering it. */
+  /** A control from the human to the agent, resolved with the agent's status answering it (not a compact's interim `compacting`). */
   async function control(kind: 'participant/forget' | 'participant/clear' | 'participant/compact', payload: Record<string, unknown> = {}) {
     const envelope = fx.human.send({ kind, to: ['agent'], payload } as Parameters<MEWAgent['send']>[0]);
-    return nextEvent(fx.human.client, 'participant/status', (e) => e.from === 'agent' && (e.correlation_id?.includes(envelope.id) ?? false), 10_000);
+    const answers = (e: Envelope<'participant/status'>) => e.from === 'agent' && e.payload.status !== 'compacting' && (e.correlation_id?.includes(envelope.id) ?? false);
+    return nextEvent(fx.human.client, 'participant/status', answers, 10_000);
   }
 
   it('summarises older turns into one message once the last prompt passed 80% of the window', async () => {

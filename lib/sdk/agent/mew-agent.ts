@@ -80,6 +80,8 @@ export class MEWAgent extends MEWParticipant {
     // The hooks need `this`, which super() must create first; they only run once connected, when it is set.
     let self: MEWAgent | undefined;
     super({
+      // The ReAct loop calls others' tools: it needs them discovered (participants opt in, spec "Auto-discovery").
+      autoDiscovery: true,
       ...options,
       telemetry: { maxTokens: settings.contextWindow, ...options.telemetry },
       hooks: MEWAgent.agentHooks(options.hooks, () => self!),

@@ -101,8 +101,8 @@ export function initialParticipants(): ParticipantsState {
 
 /**
  * Which reply kinds close a control (spec §3.9): compact → `compact-done` (interim statuses don't), request-status
- * → `status`, forget/clear/restart → `status` or `chat/acknowledge`, shutdown → `chat/acknowledge`. Controls not
- * listed close on any correlated reply.
+ * → `status`, forget/clear/restart/shutdown → `status` or `chat/acknowledge` (the kinds a shut-down participant may
+ * still send). Controls not listed close on any correlated reply.
  */
 export const CONTROL_COMPLETION_KINDS: Readonly<Partial<Record<ParticipantControlKind, readonly string[]>>> = {
   'participant/compact': ['participant/compact-done'],
@@ -110,7 +110,7 @@ export const CONTROL_COMPLETION_KINDS: Readonly<Partial<Record<ParticipantContro
   'participant/forget': ['participant/status', 'chat/acknowledge'],
   'participant/clear': ['participant/status', 'chat/acknowledge'],
   'participant/restart': ['participant/status', 'chat/acknowledge'],
-  'participant/shutdown': ['chat/acknowledge'],
+  'participant/shutdown': ['participant/status', 'chat/acknowledge'],
 };
 
 // Applies `change` to participant `id` (created offline, or online when `online`); true when it changed.
