@@ -86,11 +86,11 @@ describe('gateway authentication', () => {
     expect(closed.reason).toMatch(/no valid token/);
   });
 
-  it('replaces an older connection of the same participant instead of leaving it half-alive', async () => {
+  it('lets an exclusive connection replace the older ones of the same participant instead of leaving them half-alive', async () => {
     const bob = await joinAs(gw, tokenOf('bob'), 'space=auth');
     const first = await joinAs(gw, tokenOf('alice'), 'space=auth');
     await bob.next((f) => f.kind === 'system/presence' && f.payload.event === 'join');
-    const second = await joinAs(gw, tokenOf('alice'), 'space=auth');
+    const second = await joinAs(gw, tokenOf('alice'), 'space=auth&exclusive=1');
     expect((await first.closed).code).toBe(4409);
     second.send({ kind: 'chat', payload: { text: 'still here' } });
     expect((await bob.kind('chat')).from).toBe('alice');

@@ -36,6 +36,11 @@ const limitsShape = {
   historySize: z.number().int().positive().default(1000),
   /** Extra browser origins allowed to open `/ws`, besides the page's own origin. @default [] */
   allowedOrigins: z.array(z.string()).default(() => []),
+  /**
+   * Live connections one participant may hold at once (tabs, devices); a newer one beyond it closes the oldest
+   * (4409). A connection that asks for `exclusive` replaces all the others. @default 8
+   */
+  maxConnectionsPerParticipant: z.number().int().positive().default(8),
   /** A stream whose owner left is closed by the gateway unless the owner is back within this. @default 10000 */
   streamOrphanGraceMs: z.number().int().nonnegative().default(10_000),
 };

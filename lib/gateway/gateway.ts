@@ -207,16 +207,15 @@ export class Gateway {
     space: Space,
     participant: Participant,
     connection: Connection,
-    options: { routing?: RoutingMode; after?: HistoryPosition } = {},
+    options: { routing?: RoutingMode; after?: HistoryPosition; exclusive?: boolean } = {},
   ): Session {
-    participant.routing = options.routing ?? participant.defaultRouting;
-    space.attach(participant, connection, options.after);
+    space.attach(participant, connection, options);
     return {
       participant,
       space,
       receive: (data, binary = false) => {
         const result = this.submit(space, participant, data, { binary });
-        if (!result.ok) this.answerRefusal(space, participant, result);
+        if (!result.ok) this.answerRefusal(space, participant, result, connection);
       },
       end: (close) => space.detach(participant, connection, close),
     };
@@ -368,11 +367,12 @@ export class Gateway {
     }
   }
 
-  /** Answers a refused frame with a `system/error` to the sender alone; the connection stays open. */
-  private answerRefusal(space: Space, participant: Participant, { error, offendingId }: Extract<SubmitResult, { ok: false }>): void {
+  /** Answers a refused frame with a `system/error` to the connection that sent it alone; the connection stays open. */
+  private answerRefusal(space: Space, participant: Participant, { error, offendingId }: Extract<SubmitResult, { ok: false }>, connection: Connection): void {
     space.emit('system/error', { error: error.code, message: error.message, ...error.details }, {
       to: [participant.id],
       correlationId: offendingId ? [offendingId] : undefined,
+      only: connection,
     });
   }
 

@@ -41,7 +41,7 @@ export const handleInvite: ManagementHandler<'space/invite'> = (space, sender, {
   };
 };
 
-/** `space/kick`: the target's tokens stop working, its connection closes with 4403, presence `leave` is broadcast. */
+/** `space/kick`: the target's tokens stop working, all its connections close with 4403, presence `leave` is broadcast. */
 export const handleKick: ManagementHandler<'space/kick'> = (space, sender, { payload }) => {
   const target = requireParticipant(space, payload.participant_id, 'payload.participant_id');
   return (env) => {
@@ -56,9 +56,9 @@ export const handleKick: ManagementHandler<'space/kick'> = (space, sender, { pay
     space.tokens.removeParticipant(target.id);
     target.paused = undefined;
     for (const stream of space.streams.ownedBy(target.id)) space.closeStream(stream, 'owner_kicked');
-    const connection = target.connection;
-    if (connection) {
-      const close = { code: CLOSE_CODES.kicked, reason: `kicked by ${sender.id}${payload.reason ? `: ${payload.reason}` : ''}`.slice(0, 120) };
+    // Every tab and device of it: a kick leaves none connected.
+    const close = { code: CLOSE_CODES.kicked, reason: `kicked by ${sender.id}${payload.reason ? `: ${payload.reason}` : ''}`.slice(0, 120) };
+    for (const { connection } of target.links) {
       connection.close(close.code, close.reason);
       space.detach(target, connection, close);
     }

@@ -13,15 +13,24 @@ export interface Connection {
 
 export type RoutingMode = 'broadcast' | 'directed';
 
+/** One live connection of a participant (a tab, a device), with the routing mode it asked for. */
+export interface Link {
+  connection: Connection;
+  routing: RoutingMode;
+  connectedAt: Date;
+}
 
-/** A participant of a space: identity, effective capabilities (compiled once per change) and its live connection. */
+/**
+ * A participant of a space: identity, effective capabilities (compiled once per change) and its live connections.
+ * One participant may be connected from several tabs or devices at once: each receives what the participant may
+ * see, any may act, and presence counts the participant once. Rate limit, pause and shutdown are the participant's.
+ */
 export class Participant {
   private _capabilities: CapabilityPattern[] = [];
   private _compiled!: CompiledCapabilities;
-  connection?: Connection;
-  connectedAt?: Date;
+  /** Its live connections, oldest first; an array so delivery is a plain loop. */
+  links: readonly Link[] = [];
   readonly rate: TokenBucket;
-  routing: RoutingMode;
   paused?: PauseRecord;
   /** Set by `participant/shutdown`; cleared when the participant joins again. */
   shutdown?: { by: string; envelopeId: string };
@@ -37,7 +46,6 @@ export class Participant {
     readonly invitedBy?: string,
   ) {
     this.capabilities = baseCapabilities;
-    this.routing = defaultRouting;
     this.rate = new TokenBucket(rate.ratePerSecond, rate.rateBurst);
   }
 
@@ -56,7 +64,17 @@ export class Participant {
   }
 
   get online(): boolean {
-    return this.connection !== undefined;
+    return this.links.length > 0;
+  }
+
+  /** When its oldest live connection opened. */
+  get connectedAt(): Date | undefined {
+    return this.links[0]?.connectedAt;
+  }
+
+  /** Delivers a routed message to each of its connections that receives it. */
+  deliver(message: OutboundMessage, envelope: { from: string; to?: readonly string[] }): void {
+    for (const link of this.links) if (this.receives(envelope, link.routing)) link.connection.deliver(message);
   }
 
   /** The pause in force at `now`, dropping one whose timeout has lapsed. */
@@ -65,9 +83,9 @@ export class Participant {
     return this.paused;
   }
 
-  /** Whether an envelope routed in the space reaches this participant, given its routing mode (its own echo always does). */
-  receives(envelope: { from: string; to?: readonly string[] }): boolean {
-    if (this.routing === 'broadcast' || envelope.from === this.id) return true;
+  /** Whether an envelope routed in the space reaches a connection with this routing mode (its own echo always does). */
+  receives(envelope: { from: string; to?: readonly string[] }, routing: RoutingMode): boolean {
+    if (routing === 'broadcast' || envelope.from === this.id) return true;
     const to = envelope.to;
     return !to || to.length === 0 || to.includes(this.id);
   }

@@ -9,7 +9,7 @@ import { formatCursor, type HistoryPosition } from './history-cursor';
 import type { HistoryStore } from './history-store';
 import { RingBuffer } from '../collections/ring-buffer';
 import { OutboundMessage } from './outbound-message';
-import { Participant, type Connection, type RoutingMode } from './participant';
+import { Participant, type Connection, type Link, type RoutingMode } from './participant';
 import { ProposalTracker } from './proposal-tracker';
 import { GrantExpiry } from './grant-expiry';
 import type { PauseRecord, SpaceRecords, SpaceStateData, TokenChanges } from './persistence/space-records';
@@ -248,24 +248,29 @@ export class Space {
   }
 
   /**
-   * Makes `connection` the participant's live connection. A previous connection of the same participant
-   * is closed (4409) rather than left half-alive; others learn of the join only when it is a new presence.
-   * With `after`, what the participant missed is sent first, then the welcome (which says how the catch-up went):
-   * all of it happens in this one turn of the event loop, so no live envelope can fall between or come twice.
+   * Adds `connection` to the participant's live ones (several tabs or devices may be connected at once). Beyond
+   * `maxConnectionsPerParticipant`, or when it asks to be `exclusive`, older ones are closed (4409) rather than left
+   * half-alive. Others learn of the join only when it is the participant's first connection. With `after`, what this
+   * connection missed is sent to it first, then its welcome (which says how the catch-up went): all in this one turn
+   * of the event loop, so no live envelope can fall between or come twice.
    */
-  attach(participant: Participant, connection: Connection, after?: HistoryPosition): void {
-    const previous = participant.connection;
-    participant.connection = connection;
-    participant.connectedAt = new Date();
+  attach(participant: Participant, connection: Connection, options: { after?: HistoryPosition; routing?: RoutingMode; exclusive?: boolean } = {}): void {
+    const link: Link = { connection, routing: options.routing ?? participant.defaultRouting, connectedAt: new Date() };
+    const wasOnline = participant.online;
+    const keep = options.exclusive ? 0 : this.limits.maxConnectionsPerParticipant - 1;
+    const replaced = participant.links.slice(0, Math.max(0, participant.links.length - keep));
+    participant.links = [...participant.links.slice(replaced.length), link];
     participant.shutdown = undefined; // a shutdown lasts until the participant joins again
     for (const stream of this.streams.ownedBy(participant.id)) {
       clearTimeout(stream.orphanTimer);
       stream.orphanTimer = undefined;
     }
-    if (previous) previous.close(CLOSE_CODES.replaced, 'replaced by a newer connection of the same participant');
-    const catchUp = after === undefined ? undefined : this.replay(participant, connection, after);
-    this.sendWelcome(participant, catchUp);
-    if (previous) return;
+    for (const old of replaced) {
+      old.connection.close(CLOSE_CODES.replaced, options.exclusive ? 'replaced by an exclusive connection of the same participant' : 'replaced by a newer connection of the same participant');
+    }
+    const catchUp = options.after === undefined ? undefined : this.replay(participant, link, options.after);
+    this.sendWelcome(participant, catchUp, connection);
+    if (wasOnline) return;
     // Announced before joining the fan-out list: the joiner learns of itself from its welcome, not from presence.
     this.emit('system/presence', {
       event: 'join',
@@ -276,13 +281,14 @@ export class Space {
   }
 
   /**
-   * Forgets `connection` if it is still the participant's live one, tells the others, and orphans its streams.
-   * `close` (how the connection ended) is the audited reason it left.
+   * Forgets `connection` if it is one of the participant's live ones; when it was the last, tells the others and
+   * orphans the participant's streams. `close` (how the connection ended) is the audited reason it left.
    */
   detach(participant: Participant, connection: Connection, close?: { code: number; reason: string }): void {
-    if (participant.connection !== connection) return;
-    participant.connection = undefined;
-    participant.connectedAt = undefined;
+    const remaining = participant.links.filter((link) => link.connection !== connection);
+    if (remaining.length === participant.links.length) return;
+    participant.links = remaining;
+    if (remaining.length > 0) return;
     this.online = this.online.filter((p) => p !== participant);
     this.emit('system/presence', { event: 'leave', participant: { id: participant.id } });
     this.audit('PARTICIPANT_LEFT', { actor: participant.id, details: close ? { code: close.code, reason: close.reason } : {} });
@@ -292,15 +298,15 @@ export class Space {
     }
   }
 
-  /** Sends `connection` what `participant` may see of the retained history after `after`, oldest first. */
-  private replay(participant: Participant, connection: Connection, after: HistoryPosition): CatchUp {
+  /** Sends one connection what `participant` may see of the retained history after `after`, oldest first. */
+  private replay(participant: Participant, link: Link, after: HistoryPosition): CatchUp {
     const { from, complete } = this.positionOf(after);
     let replayed = 0;
     for (const message of this.history.toArray()) {
-      if (message.seq <= from || !this.visible(message, participant.id) || !participant.receives(message.envelope!)) continue;
+      if (message.seq <= from || !this.visible(message, participant.id) || !participant.receives(message.envelope!, link.routing)) continue;
       // An old welcome describes a connection that is gone; the fresh one sent next supersedes it.
       if (message.envelope!.kind === 'system/welcome') continue;
-      connection.deliver(message);
+      link.connection.deliver(message);
       replayed++;
     }
     return { replayed, complete };
@@ -320,7 +326,8 @@ export class Space {
   }
 
   /** Sends the participant its authoritative identity, capabilities, the others present and open streams. */
-  sendWelcome(participant: Participant, catchUp?: CatchUp): void {
+  /** To all its connections (a change of its capabilities), or to `only` one of them (the one that just joined). */
+  sendWelcome(participant: Participant, catchUp?: CatchUp, only?: Connection): void {
     this.emit(
       'system/welcome',
       {
@@ -331,14 +338,14 @@ export class Space {
         active_streams: this.streams.list(),
         ...(catchUp ? { catch_up: catchUp } : {}),
       },
-      { to: [participant.id] },
+      { to: [participant.id], ...(only && { only }) },
     );
   }
 
   /** Routes an accepted envelope: to everyone connected (sender included), minus directed-mode bystanders. */
   route(envelope: Envelope): OutboundMessage {
     const message = this.record(envelope);
-    for (const p of this.online) if (p.receives(envelope)) p.connection?.deliver(message);
+    for (const p of this.online) p.deliver(message, envelope);
     for (const observer of this.observers) observer(envelope);
     return message;
   }
@@ -372,7 +379,7 @@ export class Space {
   /** Routes a `#id#data` frame to the stream's targets and owner, or to everyone. Frames stay out of history. */
   routeStreamFrame(stream: OpenStream, message: OutboundMessage): void {
     for (const p of this.online) {
-      if (!stream.target || p.id === stream.owner || stream.target.includes(p.id)) p.connection?.deliver(message);
+      if (!stream.target || p.id === stream.owner || stream.target.includes(p.id)) for (const link of p.links) link.connection.deliver(message);
     }
   }
 
@@ -390,7 +397,15 @@ export class Space {
   emit(
     kind: Envelope['kind'],
     payload: Record<string, unknown>,
-    options: { to?: string[]; correlationId?: string[]; broadcastTo?: string[]; /** One already on record (a revocation's). */ id?: string } = {},
+    options: {
+      to?: string[];
+      correlationId?: string[];
+      broadcastTo?: string[];
+      /** One already on record (a revocation's). */
+      id?: string;
+      /** With `to` (one participant): only this one of its connections (a welcome, an error about its own frame). */
+      only?: Connection;
+    } = {},
   ): OutboundMessage {
     const to = options.to ?? options.broadcastTo;
     const envelope = {
@@ -405,7 +420,10 @@ export class Space {
     } as Envelope;
     if (!options.to) return this.route(envelope);
     const message = this.record(envelope, options.to);
-    for (const id of options.to) this.participants.get(id)?.connection?.deliver(message);
+    for (const id of options.to) {
+      if (options.only) options.only.deliver(message);
+      else for (const link of this.participants.get(id)?.links ?? []) link.connection.deliver(message);
+    }
     return message;
   }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import { AFTER_CURSOR_PARAM, BEARER_SUBPROTOCOL_PREFIX, CLOSE_CODES, type ErrorCode } from '../protocol';
+import { AFTER_CURSOR_PARAM, BEARER_SUBPROTOCOL_PREFIX, CLOSE_CODES, EXCLUSIVE_PARAM, type ErrorCode } from '../protocol';
 import type { Gateway, Session } from './gateway';
 import type { OutboundMessage } from './outbound-message';
 import type { Connection, Participant, RoutingMode } from './participant';
@@ -90,7 +90,7 @@ export function createWsTransport(gateway: Gateway): WsTransport {
       // Protocol errors (bad frames, over maxPayload): ws has already begun the close handshake with the right code
       // (1002, 1009); terminating now would cut off its close frame, so the peer would only see 1006.
       ws.on('error', () => setTimeout(() => ws.terminate(), CLOSE_HANDSHAKE_GRACE_MS).unref());
-      const options = { routing: parseRouting(url.searchParams.get('routing')), after };
+      const options = { routing: parseRouting(url.searchParams.get('routing')), after, exclusive: isOn(url.searchParams.get(EXCLUSIVE_PARAM)) };
       // A browser cannot read an HTTP 401 (it only sees a failed socket), so a bad subprotocol or query token
       // is refused after the upgrade with a system/error and close code 4401, which the SDK treats as final.
       if (token !== undefined && !participant) closeWithError(ws, 'invalid_token', 'unknown or revoked token');
@@ -186,10 +186,12 @@ class WsConnection implements Connection {
   }
 }
 
-/** From the upgrade URL: `?routing=` and the `?after=` history cursor. */
+/** From the upgrade URL: `?routing=`, the `?after=` history cursor and `?exclusive=1`. */
 interface BindOptions {
   routing?: RoutingMode;
   after?: HistoryPosition;
+  /** This connection replaces every other of the same participant (the one-connection behaviour). */
+  exclusive?: boolean;
 }
 
 interface JoinFrame {
@@ -238,6 +240,11 @@ function closeWithError(ws: WebSocket, code: ErrorCode, message: string, closeCo
 /** `?routing=directed|broadcast` on the upgrade URL (MCPx routing modes); anything else keeps the config's mode. */
 function parseRouting(value: string | null): RoutingMode | undefined {
   return value === 'directed' || value === 'broadcast' ? value : undefined;
+}
+
+/** `?exclusive=1` (or `true`). */
+function isOn(value: string | null): boolean {
+  return value === '1' || value === 'true';
 }
 
 function rawToBuffer(data: RawData): Buffer {

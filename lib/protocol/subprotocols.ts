@@ -3,3 +3,6 @@ export const MEW_SUBPROTOCOL = 'mew.v0.4';
 
 /** Subprotocol prefix that carries the bearer token for browsers, which cannot set an Authorization header. */
 export const BEARER_SUBPROTOCOL_PREFIX = 'mew.bearer.';
+
+/** Upgrade query parameter (`?exclusive=1`): this connection replaces every other of the same participant. */
+export const EXCLUSIVE_PARAM = 'exclusive';

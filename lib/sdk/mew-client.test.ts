@@ -94,12 +94,12 @@ describe('MEWClient against the gateway', () => {
     expect(() => mallory.send({ kind: 'chat', payload: { text: 'x' } })).toThrow(ConnectionClosedError);
   });
 
-  it('does not reconnect when a newer connection of the same participant replaces it (4409)', async () => {
+  it('does not reconnect when an exclusive connection of the same participant replaces it (4409)', async () => {
     fakeTimers();
     const first = client('alice');
     await first.connect();
     const statuses = recordStatuses(first);
-    const second = client('alice');
+    const second = client('alice', { exclusive: true });
     await second.connect();
     await expect.poll(() => first.status).toBe('error');
     expect(first.lastClose?.code).toBe(CLOSE_CODES.replaced);
@@ -111,7 +111,7 @@ describe('MEWClient against the gateway', () => {
   it('does not reconnect after being kicked (4403)', async () => {
     const alice = client('alice');
     await alice.connect();
-    gw.gateway.spaces.get('room')!.participants.get('alice')!.connection!.close(CLOSE_CODES.kicked, 'kicked');
+    gw.gateway.spaces.get('room')!.participants.get('alice')!.links[0].connection.close(CLOSE_CODES.kicked, 'kicked');
     await expect.poll(() => alice.status).toBe('error');
     expect(alice.lastClose).toEqual({ code: CLOSE_CODES.kicked, reason: 'kicked' });
   });
@@ -121,7 +121,7 @@ describe('MEWClient against the gateway', () => {
     await alice.connect();
     const bob = await joinAs(gw, tokenOf('bob'), 'space=room');
     const disconnected = nextEvent(alice, 'status', (s) => s.status === 'disconnected');
-    gw.gateway.spaces.get('room')!.participants.get('alice')!.connection!.close(CLOSE_CODES.slow_consumer, 'slow consumer');
+    gw.gateway.spaces.get('room')!.participants.get('alice')!.links[0].connection.close(CLOSE_CODES.slow_consumer, 'slow consumer');
     const change = await disconnected;
     expect(change).toMatchObject({ close: { code: CLOSE_CODES.slow_consumer }, willReconnect: true });
     const sent = alice.send({ kind: 'chat', payload: { text: 'sent while away' } });
@@ -308,7 +308,7 @@ describe('MEWClient against the gateway', () => {
       expect(cursorBefore).toMatch(/^[0-9a-f]{8}-\d+$/);
       const seen = recordEvents(bob, 'message');
       const down = nextEvent(bob, 'status', (s) => s.status === 'disconnected');
-      gw.gateway.spaces.get('room')!.participants.get('bob')!.connection!.close(CLOSE_CODES.slow_consumer, 'dropped');
+      gw.gateway.spaces.get('room')!.participants.get('bob')!.links[0].connection.close(CLOSE_CODES.slow_consumer, 'dropped');
       await down;
       const sent = ['one', 'two', 'three'].map((text) => alice.send({ kind: 'chat', payload: { text } }));
       await nextEvent(alice, 'chat', (e) => e.id === sent[2].id);

@@ -12,6 +12,7 @@ import {
   type Envelope,
   type InboundEnvelope,
   type Kind,
+  EXCLUSIVE_PARAM,
 } from '../protocol';
 import { EventHub, type Unsubscribe } from './event-hub';
 import { OutboundQueue } from './outbound-queue';
@@ -106,6 +107,11 @@ export interface MEWClientOptions {
    * @default 'missed'
    */
   catchUp?: CatchUpMode;
+  /**
+   * Be this participant's only connection: the gateway closes its other tabs and devices (4409) when this one joins.
+   * By default a participant may be connected from several at once, each receiving everything. @default false
+   */
+  exclusive?: boolean;
 }
 
 export type CatchUpMode = 'missed' | 'retained' | 'none';
@@ -188,7 +194,7 @@ export class MEWClient {
   private removeVisibilityListener?: () => void;
 
   constructor(private readonly options: MEWClientOptions) {
-    this.url = spaceUrl(options.gateway, options.space);
+    this.url = options.exclusive ? withQuery(spaceUrl(options.gateway, options.space), EXCLUSIVE_PARAM, '1') : spaceUrl(options.gateway, options.space);
     this.queue = new OutboundQueue(options.outboundQueueLimit ?? OUTBOUND_QUEUE_LIMIT);
     this.unsettled = new BoundedMap(options.outboundQueueLimit ?? OUTBOUND_QUEUE_LIMIT);
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
