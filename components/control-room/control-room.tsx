@@ -14,6 +14,7 @@ import { TelemetryPanel } from '@/components/watch/telemetry-panel';
 import { RulesProvider, useRules } from '@/components/rules/rules-context';
 import { NotifyToggle } from '@/components/attention/notify-toggle';
 import { PendingAttention } from '@/components/attention/pending-attention';
+import { NotifyControls } from '@/components/notify/notify-controls';
 import { CommandPalette } from './command-palette';
 import { ConnectionBadge } from './connection-badge';
 
@@ -46,6 +47,7 @@ function ControlRoomLayout() {
         {me && <span className="text-xs text-slate-400">signed in as <span className="font-mono text-slate-200">{me}</span></span>}
         <CommandPalette />
         <NotifyToggle />
+        <NotifyControls />
         <PendingAttention />
         {audit.mayRead && (
           <button

@@ -18,6 +18,7 @@ import { SqliteHistoryStore } from './persistence/sqlite-history-store';
 import { answerClientError, sendError } from './http-util';
 import { loadSpaceConfig, type SpaceConfig } from './space-config';
 import { createWsTransport } from './ws-transport';
+import { Notifications, type NotifyOptions } from '../notify/notifications';
 
 /** The WebSocket path of the gateway. Nothing else (no page, no rewrite) may use it. */
 export const GATEWAY_WS_PATH = '/ws';
@@ -35,12 +36,15 @@ export interface GatewayServerOptions {
   fallback?: (req: IncomingMessage, res: ServerResponse) => void;
   /** Upgrades on other paths: in dev, Next's HMR listener handles them itself, so they must be left alone. */
   leaveOtherUpgrades?: boolean;
+  /** Web Push and webhooks (tests move the clock and shorten retries). */
+  notify?: NotifyOptions;
 }
 
 export interface GatewayServer {
   server: Server;
   gateway: Gateway;
   audit: AuditLog;
+  notifications: Notifications;
   /** The space configs it serves (launched participants' specs among them). */
   configs: readonly SpaceConfig[];
   /** Resolves with the bound port (use port 0 in tests). */
@@ -72,8 +76,10 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   }
   const history = options.history ?? (options.dataDir ? new SqliteHistoryStore(database) : new MemoryHistoryStore());
   let gateway: Gateway;
+  let notifications: Notifications;
   try {
     gateway = new Gateway({ spaces, database, history, limits: options.limits, audit, connectionUrl: () => wsUrl });
+    notifications = new Notifications(gateway, database, audit, () => wsUrl.replace(/^ws/, 'http').slice(0, -GATEWAY_WS_PATH.length), options.notify);
   } catch (e) {
     audit.close();
     database.close();
@@ -86,6 +92,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     createBudgetRoute(gateway),
     createProcessRoute(gateway, audit, () => processes),
     createRulesRoute(gateway, database, audit, (space) => rulesListeners.forEach((listener) => listener(space))),
+    ...notifications.routes,
   ]);
   const ws = createWsTransport(gateway);
   const fallback = options.fallback ?? ((_req, res) => sendError(res, 'not_found', 'no such endpoint'));
@@ -113,6 +120,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     server,
     gateway,
     audit,
+    notifications,
     configs: spaces,
     listen: (port, host) =>
       new Promise((resolvePort, reject) => {
@@ -135,6 +143,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     },
     close: async () => {
       await ws.close();
+      await notifications.close();
       for (const space of gateway.spaces.values()) space.cancelTimers();
       await new Promise<void>((done) => {
         server.closeAllConnections();

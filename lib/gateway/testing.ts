@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { createGatewayServer, type GatewayServer } from './gateway-server';
 import type { HistoryStore } from './history-store';
 import { parseSpaceConfig } from './space-config';
+import type { NotifyOptions } from '../notify/notifications';
 
 export interface TestGateway extends GatewayServer {
   port: number;
@@ -20,11 +21,12 @@ export function startTestGateway(...configs: unknown[]): Promise<TestGateway> {
 }
 
 /** Like startTestGateway, with a data directory (persistence across restarts) and optionally a fixed port. */
-export async function startGatewayWith(options: { configs: unknown[]; dataDir?: string; port?: number; history?: HistoryStore }): Promise<TestGateway> {
+export async function startGatewayWith(options: { configs: unknown[]; dataDir?: string; port?: number; history?: HistoryStore; notify?: NotifyOptions }): Promise<TestGateway> {
   const gs = createGatewayServer({
     spaces: options.configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`)),
     dataDir: options.dataDir,
     history: options.history,
+    notify: options.notify,
   });
   const port = await gs.listen(options.port ?? 0, '127.0.0.1');
   return {

@@ -40,6 +40,8 @@ import { GATEWAY_ID } from '../gateway-options';
  * | `BUDGET_CLEARED`       | –        | an operator clears it back to the config's         | operator / `admin` | participant      | `{ previous }`                              |
  * | `BUDGET_WARNING`       | –        | a status crosses 80 % of the budget (once per setting) | gateway        | participant      | `{ budget_tokens?, budget_usd?, spent_tokens, spent_usd?, ratio }` |
  * | `BUDGET_EXCEEDED`      | –        | a status reaches 100 %: the gateway pauses it (envelope_id = the pause) | gateway | participant | `{ budget_tokens?, budget_usd?, spent_tokens, spent_usd?, ratio }` |
+ * | `WEBHOOK_ADDED`        | –        | an operator adds a webhook (webhooks API)          | operator / `admin` | –                | `{ webhook_id, url (masked), format }`      |
+ * | `WEBHOOK_REMOVED`      | –        | an operator removes one                            | operator / `admin` | –                | `{ webhook_id, url (masked), format }`      |
  * | `AUDIT_EVENTS_DROPPED` | –        | the audit queue overflowed (written by the log itself) | gateway        | –                | `{ count, reason }`                         |
  *
  * (¹) `ACCESS_DENIED` is MGP's error name for the same situation (§14.3, code 1001). `TOOL_BLOCKED` is kept for
@@ -84,6 +86,8 @@ export const AUDIT_EVENT_TYPES = {
   BUDGET_CLEARED: { mgp: false, description: 'An operator cleared a participant\u2019s run-time budget (back to the config\u2019s).' },
   BUDGET_WARNING: { mgp: false, description: 'A participant has spent 80 % of its budget.' },
   BUDGET_EXCEEDED: { mgp: false, description: 'A participant spent its whole budget: the gateway paused it and asked it to compact.' },
+  WEBHOOK_ADDED: { mgp: false, description: 'An operator added a webhook that receives the space\u2019s proposals.' },
+  WEBHOOK_REMOVED: { mgp: false, description: 'An operator removed a webhook.' },
   AUDIT_EVENTS_DROPPED: { mgp: false, description: 'Audit events were lost because the audit queue overflowed.' },
 } as const satisfies Record<string, { mgp: boolean; description: string }>;
 

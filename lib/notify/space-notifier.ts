@@ -1,0 +1,127 @@
+import { BoundedMap } from '../collections/bounded-map';
+import type { Participant } from '../gateway/participant';
+import type { Space } from '../gateway/space';
+import type { Envelope } from '../protocol';
+import type { ActionTokens, ProposalAction } from './action-token';
+import { DropCounter } from './drop-counter';
+import type { KeyedQueue } from './keyed-queue';
+import { mayDecide, notificationActions } from './proposal-decision';
+import { ProposalWatch, WATCHED_KINDS, type ProposalEvent } from './proposal-watch';
+import { decidedPush, pendingPush, proposalPagePath, type PushMessage } from './push-message';
+import type { PushSender, PushUrgency } from './push-sender';
+import type { PushSubscriptions, StoredPushSubscription } from './push-subscriptions';
+import { deliverWebhook, type WebhookRetryPolicy } from './webhook-delivery';
+import { webhookBody, webhookEvent } from './webhook-payload';
+import type { Webhooks } from './webhooks';
+
+/** Envelopes waiting for the notifier's next turn; past it they are dropped (and counted), never the gateway slowed. */
+const MAX_INBOX = 10_000;
+/** Proposals whose pending push went out, remembered so their outcome replaces it. */
+const ANNOUNCED_CAP = 10_000;
+
+export interface SpaceNotifierDeps {
+  subscriptions: PushSubscriptions;
+  webhooks: Webhooks;
+  tokens: ActionTokens;
+  push: PushSender;
+  queue: KeyedQueue;
+  webhookRetry: WebhookRetryPolicy;
+  now: () => number;
+  /** The server's public origin, for the links webhooks carry. */
+  baseUrl: () => string;
+  /** Aborted when the server closes: retries stop. */
+  stop: AbortSignal;
+  log: (line: string) => void;
+}
+
+/**
+ * Notifications of one space. It observes the envelopes routed there (`Space.observe`) and only queues them; on the
+ * next turn of the event loop it feeds them to its ProposalWatch and, for each new pending proposal and each
+ * decision, queues a Web Push to every subscribed device of a participant who could decide it (with signed
+ * Approve / Reject links where allowed) and a POST to each of the space's webhooks.
+ */
+export class SpaceNotifier {
+  readonly watch = new ProposalWatch();
+  private inbox: Envelope[] = [];
+  private scheduled?: NodeJS.Immediate;
+  private readonly announced = new BoundedMap<string, true>(ANNOUNCED_CAP);
+  private readonly unobserve: () => void;
+  private readonly drops: DropCounter;
+
+  constructor(
+    readonly space: Space,
+    private readonly deps: SpaceNotifierDeps,
+  ) {
+    this.drops = new DropCounter('envelopes (the notifier fell behind)', deps.log);
+    // What is still pending from before a restart can be acted on; it was announced then, so nothing is sent now.
+    for (const { envelope } of space.history.toArray()) if (envelope && WATCHED_KINDS.has(envelope.kind)) this.watch.apply(envelope, deps.now());
+    this.unobserve = space.observe((envelope) => {
+      if (!WATCHED_KINDS.has(envelope.kind)) return;
+      if (this.inbox.length >= MAX_INBOX) return void this.drops.count();
+      this.inbox.push(envelope);
+      this.scheduled ??= setImmediate(() => this.sync());
+    });
+  }
+
+  /** Applies what was routed so far (the action endpoint calls it first, to decide on the current state). */
+  sync(): void {
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    const inbox = this.inbox;
+    this.inbox = [];
+    for (const envelope of inbox) {
+      for (const event of this.watch.apply(envelope, this.deps.now())) this.announce(event);
+    }
+  }
+
+  stop(): void {
+    this.unobserve();
+    if (this.scheduled) clearImmediate(this.scheduled);
+    this.inbox = [];
+  }
+
+  private announce(event: ProposalEvent): void {
+    const { proposal } = event;
+    this.postWebhooks(event);
+    // An outcome replaces the pending push; when none went out (before a restart), there is nothing to replace.
+    if (event.type === 'pending') this.announced.set(proposal.id, true);
+    else if (!this.announced.delete(proposal.id)) return;
+    const urgency: PushUrgency = event.type === 'pending' && (event.risk?.risk_level === 'dangerous' || event.risk?.confirmation_required) ? 'high' : 'normal';
+    for (const subscription of this.deps.subscriptions.all(this.space.id)) {
+      const participant = this.decider(subscription.participant);
+      if (!participant || !mayDecide(participant, proposal)) continue;
+      const message = event.type === 'pending' ? pendingPush(this.space.id, event, this.tokensFor(participant, event)) : decidedPush(this.space.id, event);
+      this.deps.queue.push(`push:${subscription.endpoint}`, () => this.send(subscription, message, urgency));
+    }
+  }
+
+  /** A participant of the space who may still act (not kicked). */
+  private decider(id: string): Participant | undefined {
+    return this.space.state.kicked.includes(id) ? undefined : this.space.participants.get(id);
+  }
+
+  private tokensFor(participant: Participant, event: ProposalEvent): Partial<Record<ProposalAction, string>> {
+    const { proposal } = event;
+    const hash = this.watch.contentHash(proposal.id);
+    if (hash === undefined) return {};
+    const claims = { space: this.space.id, proposal: proposal.id, participant: participant.id, hash };
+    return Object.fromEntries(notificationActions(participant, proposal, event.risk).map((action) => [action, this.deps.tokens.issue({ ...claims, action }, this.deps.now())]));
+  }
+
+  private async send(subscription: StoredPushSubscription, message: PushMessage, urgency: PushUrgency): Promise<void> {
+    const outcome = await this.deps.push.send(subscription, message, urgency);
+    if (outcome.ok) return;
+    if (outcome.gone) this.deps.subscriptions.forget(this.space.id, subscription.endpoint);
+    // The endpoint is a capability URL: the log names whose device it was, never the URL.
+    this.deps.log(`push to a device of ${subscription.participant} failed: ${outcome.error}${outcome.gone ? ' (subscription removed)' : ''}`);
+  }
+
+  private postWebhooks(event: ProposalEvent): void {
+    const { webhooks } = this.deps;
+    const url = `${this.deps.baseUrl()}${proposalPagePath(this.space.id, event.proposal.id)}`;
+    for (const webhook of webhooks.all()) {
+      const delivery = { event: webhookEvent(event), proposalId: event.proposal.id, body: webhookBody(webhook.format, this.space.id, event, url) };
+      this.deps.queue.push(`webhook:${webhook.id}`, () => deliverWebhook(webhooks, webhook, delivery, this.deps.webhookRetry, this.deps.now, this.deps.stop));
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuditSink } from '../gateway/audit-sink';
+import type { Gateway } from '../gateway/gateway';
+import { GatewayError } from '../gateway/gateway-error';
+import type { HttpRoute } from '../gateway/http-api';
+import { requireOperator } from '../gateway/http-caller';
+import { decodePathSegment, readJsonBody, sendJson } from '../gateway/http-util';
+import { invalidInput } from './notify-error';
+import { maskedUrl } from './outgoing-url';
+import { allowMethods, spaceOfPath } from './route-helpers';
+import { webhookInputSchema, type Webhook, type Webhooks } from './webhooks';
+
+const WEBHOOKS_PATH = /^\/api\/spaces\/([^/]+)\/webhooks(?:\/([^/]+)(\/deliveries)?)?$/;
+/** Largest body read when adding a webhook. */
+const MAX_WEBHOOK_BYTES = 8 * 1024;
+
+/**
+ * A space's webhooks, for operators (the admin token or an unrestricted `capability/grant`, as for rules and the
+ * audit log): `GET`/`POST /api/spaces/{space}/webhooks` (`{url, format: 'slack' | 'json'}`), `DELETE …/webhooks/{id}`,
+ * `GET …/webhooks/{id}/deliveries` (the delivery log, newest first). Adding and removing are audited in the change's
+ * own transaction; the URL is shown and audited masked, since its path is usually the receiver's secret.
+ */
+export function createWebhookRoute(gateway: Gateway, audit: AuditSink, webhooksOf: (space: string) => Webhooks, now: () => number): HttpRoute {
+  return async function handleWebhooks(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
+    const match = WEBHOOKS_PATH.exec(url.pathname);
+    if (!match) return false;
+    const space = spaceOfPath(gateway, match[1]);
+    const [, , idSegment, deliveries] = match;
+    allowMethods(req, res, idSegment === undefined ? ['GET', 'POST'] : deliveries ? ['GET'] : ['DELETE']);
+    const by = requireOperator(gateway, space, req, 'the webhooks API').id;
+    const webhooks = webhooksOf(space.id);
+    const record = (type: 'WEBHOOK_ADDED' | 'WEBHOOK_REMOVED') => (webhook: Webhook) =>
+      audit.recordNow({ space: space.id, type, actor: by, details: { webhook_id: webhook.id, url: maskedUrl(webhook.url), format: webhook.format } });
+    await (async () => {
+      if (idSegment === undefined && req.method === 'GET') return sendJson(res, 200, { webhooks: webhooks.listed() });
+      if (idSegment === undefined) {
+        const parsed = webhookInputSchema.safeParse(await readJsonBody(req, MAX_WEBHOOK_BYTES));
+        if (!parsed.success) throw invalidInput('invalid_webhook', 'webhook', parsed.error.issues);
+        const added = webhooks.add(parsed.data, by, new Date(now()), record('WEBHOOK_ADDED'));
+        return sendJson(res, 201, { webhook: webhooks.listed().find((w) => w.id === added.id) });
+      }
+      const id = decodePathSegment(idSegment);
+      const unknown = () => new GatewayError('unknown_webhook', `no webhook "${id}" in space "${space.id}"`);
+      if (deliveries) {
+        if (!webhooks.get(id)) throw unknown();
+        return sendJson(res, 200, { deliveries: webhooks.deliveries(id) });
+      }
+      if (!webhooks.remove(id, record('WEBHOOK_REMOVED'))) throw unknown();
+      sendJson(res, 200, { deleted: id });
+    })();
+    return true;
+  };
+}

@@ -1,0 +1,78 @@
+import { riskLabel } from './confirm-first';
+import { argumentSummary, outcomeLine, proposalTitle } from './proposal-summary';
+import type { ProposalEvent } from './proposal-watch';
+import type { WebhookFormat } from './webhooks';
+
+/** The event names webhooks receive. */
+export type WebhookEvent = `proposal.${ProposalEvent['type']}`;
+
+/** The plain JSON a `json` webhook receives. */
+export interface ProposalWebhookBody {
+  event: WebhookEvent;
+  space: string;
+  proposal: {
+    id: string;
+    proposer: string;
+    targets: readonly string[];
+    method: string;
+    tool: string | null;
+    arguments: unknown;
+    risk: ProposalEvent['risk'] | null;
+  };
+  /** When it happened (ISO 8601). */
+  at: string;
+  /** The proposal in the control room. */
+  url: string;
+  /** How it ended, for a decided proposal: `approved by human`. */
+  outcome?: string;
+}
+
+export function webhookEvent(event: ProposalEvent): WebhookEvent {
+  return `proposal.${event.type}`;
+}
+
+export function proposalWebhookBody(space: string, event: ProposalEvent, url: string): ProposalWebhookBody {
+  const { proposal } = event;
+  return {
+    event: webhookEvent(event),
+    space,
+    proposal: {
+      id: proposal.id,
+      proposer: proposal.proposer,
+      targets: proposal.targets,
+      method: proposal.method,
+      tool: proposal.toolName ?? null,
+      arguments: proposal.arguments ?? null,
+      risk: event.risk ?? null,
+    },
+    at: new Date(event.at).toISOString(),
+    url,
+    ...(event.type !== 'pending' && { outcome: outcomeLine(event) }),
+  };
+}
+
+/** Slack's incoming-webhook message (`text` for notifications, `blocks` for the message) with the same facts. */
+export function slackWebhookBody(space: string, event: ProposalEvent, url: string) {
+  const { proposal } = event;
+  const headline = event.type === 'pending' ? proposalTitle(proposal) : `${proposalTitle(proposal)}: ${outcomeLine(event)}`;
+  const text = `${headline} in ${space} (${riskLabel(event.risk)})`;
+  return {
+    text,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: `*${escapeSlack(headline)}*\n${escapeSlack(argumentSummary(proposal.arguments))}` } },
+      {
+        type: 'context',
+        elements: [{ type: 'mrkdwn', text: `${escapeSlack(space)} · ${escapeSlack(riskLabel(event.risk))} · to ${escapeSlack(proposal.targets.join(', ') || 'everyone')} · <${url}|open>` }],
+      },
+    ],
+  };
+}
+
+export function webhookBody(format: WebhookFormat, space: string, event: ProposalEvent, url: string): unknown {
+  return format === 'slack' ? slackWebhookBody(space, event, url) : proposalWebhookBody(space, event, url);
+}
+
+/** Slack mrkdwn treats &, < and > as markup. */
+function escapeSlack(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
