@@ -127,3 +127,25 @@ test('on a phone a pending card fits the width: long arguments fold, and Approve
   await page.getByRole('dialog', { name: `Reject ${tool}` }).getByRole('button', { name: 'Reject' }).click();
   expect(await waiting).toBeInstanceOf(ProposalRejectedError);
 });
+
+test('a desktop and a phone signed in as the same participant both stay live, both see a new proposal, and a decision on one clears the other', async ({ browser }) => {
+  const desktop = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+  for (const page of [desktop, phone]) {
+    await page.goto(signInUrl());
+    await expect(page.getByTestId('connection-status')).toHaveText('Live');
+  }
+  const approved = propose(`notes/${u}-two-devices.md`);
+  const cardOn = (page: Page) => page.getByRole('region', { name: 'Proposals' }).getByRole('article', { name: tool });
+  await expect(cardOn(desktop).getByText('pending', { exact: true })).toBeVisible();
+  await expect(cardOn(phone).getByText('pending', { exact: true })).toBeVisible();
+
+  await cardOn(phone).getByRole('button', { name: 'Approve', exact: true }).click();
+  expect(await approved).toMatchObject({ content: [{ text: `Wrote notes/${u}-two-devices.md` }] });
+  // On the desktop it leaves the pending queue within a second, for the history.
+  await expect(cardOn(desktop).getByText('completed', { exact: true })).toBeVisible({ timeout: 1_000 });
+  await expect(cardOn(desktop).getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
+  // Both are still connected: neither replaced the other.
+  for (const page of [desktop, phone]) await expect(page.getByTestId('connection-status')).toHaveText('Live');
+  await Promise.all([desktop.context().close(), phone.context().close()]);
+});
