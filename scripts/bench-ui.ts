@@ -3,7 +3,8 @@
  * dashboard in Chromium, drives 500 envelopes/s for 30 s (chats, statuses, thoughts, and a proposal a second)
  * from scripted participants, clicks Approve on some proposals, then prints: main-thread long tasks (> 50 ms:
  * count, worst), JS heap after the run, proposal send → card visible, and Approve click → fulfilling envelope
- * received through the gateway. Numbers, not assertions. Options: BENCH_UI_SECONDS, BENCH_UI_RATE, and
+ * received through the gateway. Numbers, not assertions. Options: BENCH_UI_SECONDS, BENCH_UI_RATE, BENCH_UI_DEVICES
+ * (how many pages are signed in as the supervisor at once; default 1, the measured one), and
  * BENCH_UI_PROFILE=<file.cpuprofile> to record the page's main-thread CPU profile during the load (open it in
  * Chrome DevTools) and print the functions with the most self time, and BENCH_UI_TRACE=<file.json> to record a
  * Chromium trace (open it in DevTools' Performance panel) and print where the long tasks' time went (script,
@@ -21,6 +22,8 @@ import { buildIfStale } from './build-if-stale.mjs';
 
 const SECONDS = Number(process.env.BENCH_UI_SECONDS ?? 30);
 const RATE = Number(process.env.BENCH_UI_RATE ?? 500);
+/** Other devices signed in as the same supervisor, live during the run (the measured page is one more). */
+const OTHER_DEVICES = Number(process.env.BENCH_UI_DEVICES ?? 1) - 1;
 const AGENTS = 4;
 const APPROVE_EVERY = 3; // click Approve on every third proposal
 const token = (id: string) => `bench-ui-${id}-token-000000`;
@@ -247,6 +250,12 @@ async function main() {
     });
     await page.goto(`http://127.0.0.1:${port}/spaces/bench-ui#token=${token('human')}`);
     await page.getByText('Live', { exact: true }).waitFor({ timeout: 20_000 });
+    // Other devices of the same supervisor (a phone, a laptop), each its own connection receiving everything.
+    for (let i = 0; i < OTHER_DEVICES; i++) {
+      const device = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+      await device.goto(`http://127.0.0.1:${port}/spaces/bench-ui#token=${token('human')}`);
+      await device.getByText('Live', { exact: true }).waitFor({ timeout: 20_000 });
+    }
     await page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks.length = 0)); // page load is not the load test
 
     sockets.forEach((ws, i) => ws.send(JSON.stringify({ id: `bench-thread-${i}`, kind: 'reasoning/start', payload: { message: 'working through the backlog' } })));
@@ -330,6 +339,7 @@ async function main() {
     const steal = cpuBefore && cpuAfter ? `, ${(((cpuAfter.steal - cpuBefore.steal) / (cpuAfter.total - cpuBefore.total)) * 100).toFixed(0)} % of CPU time stolen by the host` : '';
     console.log(`machine                        ${availableParallelism()} CPUs${steal}`);
     console.log(`envelopes sent                 ${sent}`);
+    console.log(`devices signed in              ${OTHER_DEVICES + 1} (this page measured; the others live on the same two CPUs)`);
     console.log(`long tasks > 50 ms             ${over50.length} (${result.longTasks.filter((d) => d > 100).length} over 100 ms; worst ${Math.round(Math.max(0, ...result.longTasks))} ms)`);
     const busy = (name: string) => `${((((metricsAfter[name] ?? 0) - (metricsBefore[name] ?? 0)) / metricsSeconds) * 100).toFixed(0)} %`;
     const perSecond = (name: string) => (((metricsAfter[name] ?? 0) - (metricsBefore[name] ?? 0)) / metricsSeconds).toFixed(0);
