@@ -1,30 +1,24 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ProposalRejectedError } from '../lib/sdk/sdk-errors';
 import type { MEWParticipant } from '../lib/sdk/mew-participant';
-import { connectParticipant, demoToken, signInUrl } from './fixtures/space';
+import { connectToolAndAgent, demoToken, signInUrl, type ToolAndAgent } from './fixtures/space';
 
 // Supervision away from the queue: the tab's title counts what waits, a hidden tab notifies, and the home page is
 // one inbox across every space this browser signed in to.
 
-let tools: MEWParticipant;
-let agent: MEWParticipant;
+let run: ToolAndAgent;
 let u: string;
 let tool: string;
+let agent: MEWParticipant;
 
 test.beforeEach(async () => {
-  u = Date.now().toString(36);
-  tool = `inbox_${u}`;
-  tools = await connectParticipant('tools', { autoDiscovery: false });
-  tools.tools.register({ name: tool, security: { risk_level: 'moderate' }, execute: ({ path }) => `Wrote ${String(path)}` });
-  agent = await connectParticipant('agent', { autoDiscovery: false });
+  run = await connectToolAndAgent('inbox');
+  ({ u, tool, agent } = run);
 });
 
-test.afterEach(() => {
-  agent.disconnect();
-  tools.disconnect();
-});
+test.afterEach(() => run.disconnect());
 
-const propose = (path: string) => agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path } } }, 30_000);
+const propose = (path: string) => run.propose(path);
 const pendingInTitle = async (page: Page) => Number(/^\((\d+)\) /.exec(await page.title())?.[1] ?? 0);
 
 test('the title and the favicon count the proposals waiting, and a hidden tab shows a notification for each new one', async ({ page, context }) => {

@@ -1,9 +1,8 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { maskedUrl } from '../lib/notify/outgoing-url';
-import type { MEWParticipant } from '../lib/sdk/mew-participant';
 import { ProposalRejectedError } from '../lib/sdk/sdk-errors';
 import { decryptPush, startReceiver, testSubscriber, type TestReceiver } from '../lib/notify/testing';
-import { connectParticipant, E2E_TOKENS, signInUrl } from './fixtures/space';
+import { connectToolAndAgent, E2E_TOKENS, signInUrl, type ToolAndAgent } from './fixtures/space';
 
 // Notifications you can act on: a push for a new proposal reaches the page's service worker (headless Chromium has
 // no push service, so the test is the push service and hands the push over with the DevTools protocol), and an
@@ -11,28 +10,23 @@ import { connectParticipant, E2E_TOKENS, signInUrl } from './fixtures/space';
 
 const AUTH = { Authorization: `Bearer ${E2E_TOKENS.human}` };
 
-let tools: MEWParticipant;
-let agent: MEWParticipant;
+let run: ToolAndAgent;
 let receiver: TestReceiver;
 let u: string;
 let tool: string;
 
 test.beforeEach(async () => {
-  u = Date.now().toString(36);
-  tool = `notify_${u}`;
   receiver = await startReceiver();
-  tools = await connectParticipant('tools', { autoDiscovery: false });
-  tools.tools.register({ name: tool, security: { risk_level: 'moderate' }, execute: ({ path }) => `Wrote ${String(path)}` });
-  agent = await connectParticipant('agent', { autoDiscovery: false });
+  run = await connectToolAndAgent('notify');
+  ({ u, tool } = run);
 });
 
 test.afterEach(async () => {
-  agent.disconnect();
-  tools.disconnect();
+  run.disconnect();
   await receiver.close();
 });
 
-const propose = (path: string) => agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path } } }, 20_000);
+const propose = (path: string) => run.propose(path, 20_000);
 
 /** The human lists the tools' tools (over HTTP), so the gateway knows this run's tool and its risk before the proposal. */
 async function discoverTools(request: APIRequestContext) {

@@ -1,7 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ProposalRejectedError } from '../lib/sdk/sdk-errors';
-import type { MEWParticipant } from '../lib/sdk/mew-participant';
-import { connectParticipant, E2E_TOKENS, signInUrl } from './fixtures/space';
+import { connectToolAndAgent, E2E_TOKENS, signInUrl, type ToolAndAgent } from './fixtures/space';
 
 // Progressive automation in the control room: rules learnt from a person's decisions, "approve for 1 hour", reject
 // rules whose reason reaches the agent, and "Not now". Rules are decided in the server by the e2e space's supervisor.
@@ -23,18 +22,14 @@ async function listRules(request: APIRequestContext): Promise<ListedRule[]> {
   return ((await (await request.get('/api/spaces/e2e/rules', { headers: AUTH })).json()) as { rules: ListedRule[] }).rules;
 }
 
-let tools: MEWParticipant;
-let agent: MEWParticipant;
+let run: ToolAndAgent;
 let u: string;
 /** A tool of this run's own, so the shapes learnt here are no other journey's. */
 let tool: string;
 
 test.beforeEach(async () => {
-  u = Date.now().toString(36);
-  tool = `note_${u}`;
-  tools = await connectParticipant('tools', { autoDiscovery: false });
-  tools.tools.register({ name: tool, security: { risk_level: 'moderate' }, execute: ({ path }) => `Wrote ${String(path)}` });
-  agent = await connectParticipant('agent', { autoDiscovery: false });
+  run = await connectToolAndAgent('note');
+  ({ u, tool } = run);
 });
 
 test.afterEach(async ({ request }) => {
@@ -42,11 +37,10 @@ test.afterEach(async ({ request }) => {
   for (const rule of await listRules(request)) {
     if (JSON.stringify(rule.match).includes(u)) await request.delete(`/api/spaces/e2e/rules/${rule.id}`, { headers: AUTH });
   }
-  agent.disconnect();
-  tools.disconnect();
+  run.disconnect();
 });
 
-const propose = (path: string) => agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path, content: `text of ${path}` } } }, 20_000);
+const propose = (path: string) => run.agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path, content: `text of ${path}` } } }, 20_000);
 const cardOf = (page: Page, path: string) => queue(page).getByRole('article', { name: tool }).filter({ hasText: path });
 
 test('approving three proposals of one shape suggests a rule; accepted, it approves the fourth with no click and the card names it', async ({ page, request }) => {
