@@ -53,6 +53,14 @@ describe('envelope batcher', () => {
     expect(applied).toHaveLength(3);
   });
 
+  it('applies a proposal arriving alone at once after a coalesced batch of routine envelopes', () => {
+    for (let i = 0; i < 200; i++) batcher.envelope(env(`r${i}`)); // one gateway batch: its envelopes in one task
+    vi.advanceTimersByTime(20);
+    batcher.envelope(env('p', 'mcp/proposal'));
+    expect(applied.at(-1)?.at(-1)).toBe('p');
+    expect(applied.flat()).toEqual([...Array.from({ length: 200 }, (_, i) => `r${i}`), 'p']);
+  });
+
   it('applies a burst of urgent envelopes at most once per 16 ms', () => {
     batcher.envelope(env('p1', 'mcp/proposal'));
     batcher.envelope(env('p2', 'mcp/proposal'));

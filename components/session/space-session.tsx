@@ -18,6 +18,13 @@ export interface SpaceSession {
 const SpaceSessionContext = createContext<SpaceSession | null>(null);
 
 /**
+ * The control room asks the gateway to coalesce routine traffic into one frame per this many ms: in a busy space
+ * each envelope would otherwise be a task of its own on the main thread, and a proposal would wait behind thousands.
+ * Matches the envelope batcher's routine pace, so batches arrive about as often as the store is fed anyway.
+ */
+const COALESCE_MS = 100;
+
+/**
  * Connects the browser participant to `space` (in an effect: sockets never open during server rendering) and
  * feeds every envelope, stream frame and status change into a fresh store. The client asks the gateway for
  * everything it retained on the first connect and for what it missed on every reconnect (by the gateway's cursor,
@@ -29,7 +36,7 @@ export function SpaceSessionProvider({ space, token, children }: { space: string
   useEffect(() => {
     const store = createSpaceStore();
     const gateway = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws`;
-    const participant = new MEWParticipant({ gateway, space, token, catchUp: 'retained', autoDiscovery: true });
+    const participant = new MEWParticipant({ gateway, space, token, catchUp: 'retained', autoDiscovery: true, coalesceMs: COALESCE_MS });
     const client = participant.client;
     const batcher = createEnvelopeBatcher(store);
     let welcomed = false;

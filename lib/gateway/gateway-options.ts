@@ -65,6 +65,16 @@ export { GATEWAY_ID } from '../protocol/kinds';
 export const SECURITY_EVENTS_PER_SECOND = 2;
 export const SECURITY_EVENT_BURST = 10;
 
+/**
+ * `?coalesce=<ms>`: how long a coalescing connection's routine envelopes may wait to be sent together. The default
+ * keeps a dashboard at ≤ 10 Hz; a number outside the range is clamped to it (anything else is refused with 400).
+ */
+export const COALESCE_DEFAULT_MS = 100;
+export const COALESCE_MIN_MS = 10;
+export const COALESCE_MAX_MS = 10_000;
+/** A held batch is sent before its window ends once it is this large: it bounds the memory held and the frame. */
+export const COALESCE_MAX_BATCH_BYTES = MiB;
+
 /** The defaults with each override applied in turn (undefined fields change nothing). Throws a ZodError for a bad value. */
 export function resolveLimits(...overrides: Array<GatewayLimitsInput | undefined>): GatewayLimits {
   const merged: Record<string, unknown> = {};

@@ -42,6 +42,10 @@ export type Frame = Record<string, any>;
 /** A ws client that parses and queues every frame, so tests can await the next one matching a predicate. */
 export class TestClient {
   readonly received: Frame[] = [];
+  /** WebSocket frames that arrived; a coalesced batch (`?coalesce=`) is one frame, its items each a received `Frame`. */
+  frames = 0;
+  /** The items of each coalesced batch, in arrival order. */
+  readonly batches: Frame[][] = [];
   /** The first `system/welcome`, once `joinAs` has awaited it. */
   welcome?: Frame;
   private waiters: { predicate: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
@@ -58,12 +62,20 @@ export class TestClient {
     });
     this.closed = new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     ws.on('message', (data) => {
+      this.frames++;
       const text = data.toString();
-      const frame: Frame = text.startsWith('#') ? { stream: text } : JSON.parse(text);
-      this.received.push(frame);
-      const i = this.waiters.findIndex((w) => w.predicate(frame));
-      if (i >= 0) this.waiters.splice(i, 1)[0].resolve(frame);
+      const value: Frame | unknown[] = text.startsWith('#') ? { stream: text } : JSON.parse(text);
+      if (!Array.isArray(value)) return this.accept(value);
+      const items = value.map((item): Frame => (typeof item === 'string' ? { stream: item } : (item as Frame)));
+      this.batches.push(items);
+      for (const item of items) this.accept(item);
     });
+  }
+
+  private accept(frame: Frame): void {
+    this.received.push(frame);
+    const i = this.waiters.findIndex((w) => w.predicate(frame));
+    if (i >= 0) this.waiters.splice(i, 1)[0].resolve(frame);
   }
 
   /** Resolves with the first frame (already received or future) matching the predicate. */

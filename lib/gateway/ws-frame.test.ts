@@ -1,6 +1,6 @@
 import * as ws from 'ws';
 import { describe, expect, it } from 'vitest';
-import { encodeFrame } from './ws-frame';
+import { encodeFrame, encodeJsonArrayFrame } from './ws-frame';
 
 // ws ships its frame parser at runtime but @types/ws does not declare it.
 const { Receiver } = ws as unknown as {
@@ -22,5 +22,18 @@ describe('encodeFrame', () => {
     const text = 'é'.repeat(Math.floor(size / 2)) + 'x'.repeat(size % 2);
     const data = Buffer.from(text);
     expect(await decode(encodeFrame(data))).toBe(text);
+  });
+});
+
+describe('encodeJsonArrayFrame', () => {
+  it.each([[[]], [['{"a":1}']], [['{"a":1}', '"#s#x"', '{"b":"ééé"}']]])('frames %j as one JSON array', async (items) => {
+    const text = await decode(encodeJsonArrayFrame(items.map((item) => Buffer.from(item))));
+    expect(text).toBe(`[${items.join(',')}]`);
+    expect(JSON.parse(text)).toHaveLength(items.length);
+  });
+
+  it('frames a batch above 64 KiB', async () => {
+    const items = Array.from({ length: 1000 }, (_, i) => Buffer.from(JSON.stringify({ i, pad: 'x'.repeat(100) })));
+    expect(JSON.parse(await decode(encodeJsonArrayFrame(items))).map((v: { i: number }) => v.i)).toEqual(items.map((_, i) => i));
   });
 });

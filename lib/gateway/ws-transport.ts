@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import { AFTER_CURSOR_PARAM, BEARER_SUBPROTOCOL_PREFIX, CLOSE_CODES, EXCLUSIVE_PARAM, type ErrorCode } from '../protocol';
+import { AFTER_CURSOR_PARAM, BEARER_SUBPROTOCOL_PREFIX, CLOSE_CODES, COALESCE_PARAM, EXCLUSIVE_PARAM, type ErrorCode } from '../protocol';
 import type { Gateway, Session } from './gateway';
 import type { OutboundMessage } from './outbound-message';
 import type { Connection, Participant, RoutingMode } from './participant';
@@ -10,7 +10,8 @@ import type { Space } from './space';
 import { encodeFrame } from './ws-frame';
 import { WriteCoalescer } from './write-coalescer';
 import { bearerToken, rejectUpgrade, originAllowed } from './upgrade-auth';
-import { GATEWAY_ID } from './gateway-options';
+import { COALESCE_DEFAULT_MS, COALESCE_MAX_MS, COALESCE_MIN_MS, GATEWAY_ID } from './gateway-options';
+import { RoutineBatch } from './routine-batch';
 import { parseCursor, type HistoryPosition } from './history-cursor';
 import { PROTOCOL_VERSION } from '../protocol';
 import { randomUUID } from 'node:crypto';
@@ -78,6 +79,10 @@ export function createWsTransport(gateway: Gateway): WsTransport {
     } catch (e) {
       return rejectUpgrade(socket, 400, 'invalid_cursor', (e as Error).message);
     }
+    const coalesceMs = parseCoalesceMs(url.searchParams.get(COALESCE_PARAM));
+    if (Number.isNaN(coalesceMs)) {
+      return rejectUpgrade(socket, 400, 'invalid_request', `${COALESCE_PARAM} must be a number of milliseconds (${COALESCE_MIN_MS}–${COALESCE_MAX_MS}) or empty`);
+    }
     const token = bearerToken(req, url, BEARER_SUBPROTOCOL_PREFIX);
     const participant = token === undefined ? undefined : gateway.authenticate(space, token, { via: 'websocket', address: req.socket.remoteAddress });
     const headerToken = req.headers.authorization !== undefined;
@@ -90,7 +95,7 @@ export function createWsTransport(gateway: Gateway): WsTransport {
       // Protocol errors (bad frames, over maxPayload): ws has already begun the close handshake with the right code
       // (1002, 1009); terminating now would cut off its close frame, so the peer would only see 1006.
       ws.on('error', () => setTimeout(() => ws.terminate(), CLOSE_HANDSHAKE_GRACE_MS).unref());
-      const options = { routing: parseRouting(url.searchParams.get('routing')), after, exclusive: isOn(url.searchParams.get(EXCLUSIVE_PARAM)) };
+      const options = { routing: parseRouting(url.searchParams.get('routing')), after, exclusive: isOn(url.searchParams.get(EXCLUSIVE_PARAM)), coalesceMs };
       // A browser cannot read an HTTP 401 (it only sees a failed socket), so a bad subprotocol or query token
       // is refused after the upgrade with a system/error and close code 4401, which the SDK treats as final.
       if (token !== undefined && !participant) closeWithError(ws, 'invalid_token', 'unknown or revoked token');
@@ -124,11 +129,16 @@ export function createWsTransport(gateway: Gateway): WsTransport {
   function bind(ws: WebSocket, socket: Socket, space: Space, participant: Participant, options: BindOptions): void {
     // A close the gateway begins ends the session at once (presence leave, audit), even while the socket lingers
     // to deliver the close frame to a peer that is slow to read it.
+    const { coalesceMs, ...connectOptions } = options;
     const connection = new WsConnection(ws, socket, coalescer, space.limits.maxBufferedBytes, (close) => session.end(close));
-    const session: Session = gateway.connect(space, participant, connection, options);
+    if (coalesceMs !== undefined) connection.coalesce(participant.id, coalesceMs);
+    const session: Session = gateway.connect(space, participant, connection, connectOptions);
     ws.on('message', (data: RawData, binary: boolean) => session.receive(rawToBuffer(data), binary));
     // The code and reason of a close the gateway began (slow consumer, replaced, kicked), else the peer's.
-    ws.on('close', (code: number, reason: Buffer) => session.end(connection.closedWith ?? { code, reason: reason.toString() }));
+    ws.on('close', (code: number, reason: Buffer) => {
+      connection.discardHeld();
+      session.end(connection.closedWith ?? { code, reason: reason.toString() });
+    });
   }
 
   return {
@@ -151,9 +161,13 @@ export function createWsTransport(gateway: Gateway): WsTransport {
   };
 }
 
-/** One live socket. Writes the shared pre-framed broadcast bytes straight to the TCP socket, coalesced per turn. */
+/**
+ * One live socket. Writes the shared pre-framed broadcast bytes straight to the TCP socket, coalesced per turn;
+ * a coalescing connection first offers each message to its routine batch.
+ */
 class WsConnection implements Connection {
   private closed = false;
+  private batch?: RoutineBatch;
   /** Set when the gateway closes this connection: why, for the audit of the participant leaving. */
   closedWith?: { code: number; reason: string };
 
@@ -165,10 +179,30 @@ class WsConnection implements Connection {
     private readonly closing: (close: { code: number; reason: string }) => void,
   ) {}
 
+  /** From now on, routine traffic for `participantId` waits up to `windowMs` and goes out batched. */
+  coalesce(participantId: string, windowMs: number): void {
+    this.batch = new RoutineBatch(participantId, windowMs, (frame) => this.write(frame));
+  }
+
   deliver(message: OutboundMessage): void {
-    if (this.closed || this.ws.readyState !== WebSocket.OPEN) return;
+    if (!this.writable || this.batch?.hold(message)) return;
+    // Urgent: what is held goes first, so the peer sees cursors in order and never one past a held envelope.
+    this.batch?.flush();
+    this.write((message.wsFrame ??= encodeFrame(message.data, message.binary)));
+  }
+
+  /** The peer is gone: nothing held will be sent (a reconnect catches up from history). */
+  discardHeld(): void {
+    this.batch?.discard();
+  }
+
+  private get writable(): boolean {
+    return !this.closed && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  private write(frame: Buffer): void {
+    if (!this.writable) return;
     // Safe beside ws's own writes: without permessage-deflate ws writes whole frames synchronously, so frames never interleave.
-    const frame = (message.wsFrame ??= encodeFrame(message.data, message.binary));
     if (this.coalescer.write(this.socket, frame, this.maxBufferedBytes)) return;
     this.close(CLOSE_CODES.slow_consumer, `slow consumer: more than ${this.maxBufferedBytes} bytes unsent`);
     // The close frame waits behind the backlog (nothing more is written): a peer that reads on within the grace
@@ -178,6 +212,7 @@ class WsConnection implements Connection {
 
   close(code: number, reason: string): void {
     this.closed = true;
+    this.discardHeld();
     this.closedWith ??= { code, reason };
     this.ws.close(code, reason);
     // Not in the middle of a fan-out that may have called us: the leave it broadcasts comes after that message.
@@ -192,6 +227,8 @@ interface BindOptions {
   after?: HistoryPosition;
   /** This connection replaces every other of the same participant (the one-connection behaviour). */
   exclusive?: boolean;
+  /** `?coalesce=`: the window routine traffic is batched over; undefined = one envelope per frame. */
+  coalesceMs?: number;
 }
 
 interface JoinFrame {
@@ -240,6 +277,17 @@ function closeWithError(ws: WebSocket, code: ErrorCode, message: string, closeCo
 /** `?routing=directed|broadcast` on the upgrade URL (MCPx routing modes); anything else keeps the config's mode. */
 function parseRouting(value: string | null): RoutingMode | undefined {
   return value === 'directed' || value === 'broadcast' ? value : undefined;
+}
+
+/**
+ * `?coalesce=<ms>`: absent is undefined (no coalescing), empty the default window, a number clamped to the
+ * allowed range; NaN for anything else (refused).
+ */
+function parseCoalesceMs(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  if (value === '') return COALESCE_DEFAULT_MS;
+  const ms = Number(value);
+  return Number.isFinite(ms) ? Math.min(COALESCE_MAX_MS, Math.max(COALESCE_MIN_MS, Math.round(ms))) : NaN;
 }
 
 /** `?exclusive=1` (or `true`). */

@@ -7,6 +7,7 @@ import {
   isParticipantControlKind,
   isPauseExemptKind,
   isReservedKind,
+  isRoutineFor,
   KINDS,
   OPTIONAL_PAYLOAD_KINDS,
   PARTICIPANT_CONTROL_KINDS,
@@ -72,5 +73,23 @@ describe('kind families', () => {
       'participant/resume',
       'participant/shutdown',
     ]);
+  });
+});
+
+describe('isRoutineFor (what a coalescing connection may receive batched)', () => {
+  const from = 'agent';
+  it('holds high-rate kinds from others that are not addressed to me', () => {
+    for (const kind of ['reasoning/thought', 'participant/status', 'chat', 'system/presence']) {
+      expect(isRoutineFor({ kind, from }, 'human')).toBe(true);
+      expect(isRoutineFor({ kind, from, to: ['lead'] }, 'human')).toBe(true);
+    }
+  });
+
+  it('sends at once what is addressed to me, my own echoes, and every other kind', () => {
+    expect(isRoutineFor({ kind: 'chat', from, to: ['lead', 'human'] }, 'human')).toBe(false);
+    expect(isRoutineFor({ kind: 'participant/status', from: 'human' }, 'human')).toBe(false);
+    for (const kind of ['mcp/proposal', 'mcp/withdraw', 'mcp/reject', 'mcp/request', 'mcp/response', 'system/error', 'system/welcome', 'capability/grant', 'capability/revoke', 'participant/pause', 'reasoning/start']) {
+      expect(isRoutineFor({ kind, from }, 'human')).toBe(false);
+    }
   });
 });

@@ -83,6 +83,25 @@ export function isGatewayEmittedKind(kind: string): kind is GatewayOnlyKind {
 }
 
 /**
+ * What a coalescing connection (`?coalesce=<ms>`) may receive late, batched with the rest of its window: the
+ * high-rate traffic a supervisor watches but never has to act on at once. Text `#id#data` stream frames (not
+ * envelopes) are routine too. Everything else is urgent and sent at once: proposals, withdrawals, rejections,
+ * requests and responses, reasoning start/end, controls and their replies, grants, revocations, errors, welcomes.
+ */
+export const ROUTINE_KINDS = ['reasoning/thought', 'participant/status', 'chat', 'system/presence'] as const satisfies readonly Kind[];
+
+const ROUTINE_KIND_SET: ReadonlySet<string> = new Set(ROUTINE_KINDS);
+
+/**
+ * Whether `envelope` is routine for participant `me`: a routine kind that is neither addressed to me (`to` names
+ * me: a reply to my request, a chat awaiting my acknowledgement) nor my own echo (the confirmation of what I sent).
+ * The one classification of routine and urgent traffic.
+ */
+export function isRoutineFor(envelope: { kind: string; from: string; to?: readonly string[] }, me: string): boolean {
+  return ROUTINE_KIND_SET.has(envelope.kind) && envelope.from !== me && envelope.to?.includes(me) !== true;
+}
+
+/**
  * Spec §3.9 directives a coordinator sends to a target participant (named in `to`).
  * `participant/status` and `participant/compact-done` are the target's own reports, so they are not here.
  */

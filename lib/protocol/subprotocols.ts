@@ -6,3 +6,9 @@ export const BEARER_SUBPROTOCOL_PREFIX = 'mew.bearer.';
 
 /** Upgrade query parameter (`?exclusive=1`): this connection replaces every other of the same participant. */
 export const EXCLUSIVE_PARAM = 'exclusive';
+
+/**
+ * Upgrade query parameter (`?coalesce=<ms>`, empty for the default window): this connection receives routine
+ * envelopes and stream frames batched, one JSON-array frame per window, and urgent ones at once (see `isRoutineFor`).
+ */
+export const COALESCE_PARAM = 'coalesce';

@@ -4,7 +4,7 @@ import { createGatewayServer, MemoryHistoryStore, parseSpaceConfig, type Gateway
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../gateway/testing';
 import { MEWClient, type MEWClientOptions } from './mew-client';
 import { ConnectionClosedError, InvalidEnvelopeError, OutboundQueueFullError } from './sdk-errors';
-import { nextEvent, recordEvents, recordStatuses, TEST_BACKOFF } from './testing';
+import { leakyTransport, nextEvent, recordEvents, recordStatuses, TEST_BACKOFF } from './testing';
 import { createWebSocketTransport, type TransportFactory } from './transport';
 
 const config = spaceConfig('room', { alice: ['chat'], bob: ['chat'] });
@@ -365,5 +365,40 @@ describe('MEWClient against the gateway', () => {
       await plain.connect();
       expect(chatTexts(plainSeen)).toEqual([]);
     });
+  });
+  it('with coalesceMs, asks the gateway to coalesce and gets every routine envelope, in order, fewer frames than envelopes', async () => {
+    const alice = client('alice');
+    const transport = (() => {
+      let frames = 0;
+      const factory: TransportFactory = (request, handlers) =>
+        createWebSocketTransport(request, { ...handlers, onMessage: (data) => (frames++, handlers.onMessage(data)) });
+      return { factory, frames: () => frames };
+    })();
+    const bob = client('bob', { coalesceMs: 50, transport: transport.factory });
+    await Promise.all([alice.connect(), bob.connect()]);
+    const texts: string[] = [];
+    const cursors: string[] = [];
+    bob.on('chat', (env) => (texts.push(env.payload.text), cursors.push(env.cursor!)));
+    const framesBefore = transport.frames();
+    const sent = Array.from({ length: 100 }, (_, i) => alice.send({ kind: 'chat', payload: { text: `c${i}` } }));
+    await vi.waitFor(() => expect(texts).toHaveLength(100));
+    expect(texts).toEqual(sent.map((_, i) => `c${i}`));
+    expect(transport.frames() - framesBefore).toBeLessThan(100);
+    expect(bob.cursor).toBe(cursors.at(-1));
+  });
+
+  it('decodes a batch frame into its envelopes and stream frames, one event each, in order, the cursor advancing', async () => {
+    const leaky = leakyTransport();
+    const bob = client('bob', { transport: leaky.transport });
+    await bob.connect();
+    const events: string[] = [];
+    bob.on('message', (env) => events.push(`${env.kind} ${env.cursor}`));
+    bob.on('stream/data', ({ streamId, data }) => events.push(`#${streamId}#${data}`));
+    const errors = recordEvents(bob, 'error');
+    const chat = (cursor: string, text: string) => ({ protocol: 'mew/v0.4', id: `id-${cursor}`, ts: new Date().toISOString(), from: 'alice', kind: 'chat', cursor, payload: { text } });
+    leaky.inject(JSON.stringify([chat('e-1', 'one'), '#s1#token', chat('e-2', 'two'), 'not a frame', { kind: 'nonsense' }]));
+    expect(events).toEqual(['chat e-1', '#s1#token', 'chat e-2']);
+    expect(bob.cursor).toBe('e-2');
+    expect(errors).toHaveLength(2);
   });
 });
