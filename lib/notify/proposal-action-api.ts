@@ -36,26 +36,24 @@ export function createProposalActionRoute(
     const space = spaceOfPath(gateway, match[1]);
     const proposalId = decodePathSegment(match[2]);
     const action = match[3] as ProposalAction;
-    (() => {
-      const claims = checkedClaims(tokens.verify(url.searchParams.get(ACTION_TOKEN_PARAM) ?? ''), space.id, proposalId, action, now());
-      if (used.has(claims.jti)) throw new GatewayError('action_token_used', 'this action link was already used');
-      const notifier = notifierOf(space);
-      notifier?.sync(); // decide on everything routed so far
-      const proposal = notifier?.watch.proposal(proposalId);
-      if (!notifier || !proposal) throw new GatewayError('unknown_proposal', `no proposal "${proposalId}" in space "${space.id}"`);
-      if (proposal.state !== 'pending') throw new GatewayError('proposal_not_pending', `the proposal is already ${proposal.state}`, { state: proposal.state });
-      if (notifier.watch.contentHash(proposalId) !== claims.hash) throw new GatewayError('proposal_changed', 'the proposal is not the one this link was sent for');
-      if (action === 'approve' && confirmFirst(notifier.watch.risk(proposal))) {
-        throw new GatewayError('confirmation_required', `${proposedCall(proposal)} must be confirmed in the control room: open the proposal there`);
-      }
-      const participant = space.state.kicked.includes(claims.participant) ? undefined : space.participants.get(claims.participant);
-      if (!participant) throw new GatewayError('invalid_action_token', `"${claims.participant}" is no longer a participant of this space`);
-      const result = gateway.submit(space, participant, Buffer.from(JSON.stringify(decisionEnvelope(proposal, action))), { streamFrames: false });
-      if (!result.ok) throw result.error;
-      used.use(claims.jti, claims.exp, now());
-      const verb = action === 'approve' ? 'Approved' : 'Rejected';
-      sendJson(res, 200, { ok: true, message: `${verb} ${proposedCall(proposal)} for ${proposal.proposer}` });
-    })();
+    const claims = checkedClaims(tokens.verify(url.searchParams.get(ACTION_TOKEN_PARAM) ?? ''), space.id, proposalId, action, now());
+    if (used.has(claims.jti)) throw new GatewayError('action_token_used', 'this action link was already used');
+    const notifier = notifierOf(space);
+    notifier?.sync(); // decide on everything routed so far
+    const proposal = notifier?.watch.proposal(proposalId);
+    if (!notifier || !proposal) throw new GatewayError('unknown_proposal', `no proposal "${proposalId}" in space "${space.id}"`);
+    if (proposal.state !== 'pending') throw new GatewayError('proposal_not_pending', `the proposal is already ${proposal.state}`, { state: proposal.state });
+    if (notifier.watch.contentHash(proposalId) !== claims.hash) throw new GatewayError('proposal_changed', 'the proposal is not the one this link was sent for');
+    if (action === 'approve' && confirmFirst(notifier.watch.risk(proposal))) {
+      throw new GatewayError('confirmation_required', `${proposedCall(proposal)} must be confirmed in the control room: open the proposal there`);
+    }
+    const participant = space.state.kicked.includes(claims.participant) ? undefined : space.participants.get(claims.participant);
+    if (!participant) throw new GatewayError('invalid_action_token', `"${claims.participant}" is no longer a participant of this space`);
+    const result = gateway.submit(space, participant, Buffer.from(JSON.stringify(decisionEnvelope(proposal, action))), { streamFrames: false });
+    if (!result.ok) throw result.error;
+    used.use(claims.jti, claims.exp, now());
+    const verb = action === 'approve' ? 'Approved' : 'Rejected';
+    sendJson(res, 200, { ok: true, message: `${verb} ${proposedCall(proposal)} for ${proposal.proposer}` });
     return true;
   };
 }

@@ -35,21 +35,23 @@ export function createPushRoute(gateway: Gateway, subscriptions: PushSubscriptio
     allowMethods(req, res, ['GET', 'POST', 'DELETE']);
     const participant = requireCaller(gateway, space, req).participant;
     if (!participant) throw new GatewayError('invalid_token', 'push subscriptions belong to a participant: use its own token');
-    await (async () => {
-      if (req.method === 'GET') return sendJson(res, 200, { subscriptions: subscriptions.of(space.id, participant.id).map(shown) });
-      const body = await readJsonBody(req, MAX_SUBSCRIPTION_BYTES);
-      if (req.method === 'POST') {
-        const parsed = pushSubscriptionSchema.safeParse(body);
-        if (!parsed.success) throw invalidInput('invalid_subscription', 'push subscription', parsed.error.issues);
-        return sendJson(res, 201, { subscription: shown(subscriptions.save(space.id, participant.id, parsed.data, new Date(now()))) });
-      }
-      const parsed = deleteSchema.safeParse(body);
+    if (req.method === 'GET') {
+      sendJson(res, 200, { subscriptions: subscriptions.of(space.id, participant.id).map(shown) });
+      return true;
+    }
+    const body = await readJsonBody(req, MAX_SUBSCRIPTION_BYTES);
+    if (req.method === 'POST') {
+      const parsed = pushSubscriptionSchema.safeParse(body);
       if (!parsed.success) throw invalidInput('invalid_subscription', 'push subscription', parsed.error.issues);
-      if (!subscriptions.remove(space.id, participant.id, parsed.data.endpoint)) {
-        throw new GatewayError('unknown_subscription', 'you have no subscription with this endpoint in this space');
-      }
-      sendJson(res, 200, { deleted: parsed.data.endpoint });
-    })();
+      sendJson(res, 201, { subscription: shown(subscriptions.save(space.id, participant.id, parsed.data, new Date(now()))) });
+      return true;
+    }
+    const parsed = deleteSchema.safeParse(body);
+    if (!parsed.success) throw invalidInput('invalid_subscription', 'push subscription', parsed.error.issues);
+    if (!subscriptions.remove(space.id, participant.id, parsed.data.endpoint)) {
+      throw new GatewayError('unknown_subscription', 'you have no subscription with this endpoint in this space');
+    }
+    sendJson(res, 200, { deleted: parsed.data.endpoint });
     return true;
   };
 }

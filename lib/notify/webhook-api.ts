@@ -31,23 +31,26 @@ export function createWebhookRoute(gateway: Gateway, audit: AuditSink, webhooksO
     const webhooks = webhooksOf(space.id);
     const record = (type: 'WEBHOOK_ADDED' | 'WEBHOOK_REMOVED') => (webhook: Webhook) =>
       audit.recordNow({ space: space.id, type, actor: by, details: { webhook_id: webhook.id, url: maskedUrl(webhook.url), format: webhook.format } });
-    await (async () => {
-      if (idSegment === undefined && req.method === 'GET') return sendJson(res, 200, { webhooks: webhooks.listed() });
-      if (idSegment === undefined) {
-        const parsed = webhookInputSchema.safeParse(await readJsonBody(req, MAX_WEBHOOK_BYTES));
-        if (!parsed.success) throw invalidInput('invalid_webhook', 'webhook', parsed.error.issues);
-        const added = webhooks.add(parsed.data, by, new Date(now()), record('WEBHOOK_ADDED'));
-        return sendJson(res, 201, { webhook: webhooks.listed().find((w) => w.id === added.id) });
-      }
-      const id = decodePathSegment(idSegment);
-      const unknown = () => new GatewayError('unknown_webhook', `no webhook "${id}" in space "${space.id}"`);
-      if (deliveries) {
-        if (!webhooks.get(id)) throw unknown();
-        return sendJson(res, 200, { deliveries: webhooks.deliveries(id) });
-      }
-      if (!webhooks.remove(id, record('WEBHOOK_REMOVED'))) throw unknown();
-      sendJson(res, 200, { deleted: id });
-    })();
+    if (idSegment === undefined && req.method === 'GET') {
+      sendJson(res, 200, { webhooks: webhooks.listed() });
+      return true;
+    }
+    if (idSegment === undefined) {
+      const parsed = webhookInputSchema.safeParse(await readJsonBody(req, MAX_WEBHOOK_BYTES));
+      if (!parsed.success) throw invalidInput('invalid_webhook', 'webhook', parsed.error.issues);
+      const added = webhooks.add(parsed.data, by, new Date(now()), record('WEBHOOK_ADDED'));
+      sendJson(res, 201, { webhook: webhooks.listed().find((w) => w.id === added.id) });
+      return true;
+    }
+    const id = decodePathSegment(idSegment);
+    const unknown = () => new GatewayError('unknown_webhook', `no webhook "${id}" in space "${space.id}"`);
+    if (deliveries) {
+      if (!webhooks.get(id)) throw unknown();
+      sendJson(res, 200, { deliveries: webhooks.deliveries(id) });
+      return true;
+    }
+    if (!webhooks.remove(id, record('WEBHOOK_REMOVED'))) throw unknown();
+    sendJson(res, 200, { deleted: id });
     return true;
   };
 }
