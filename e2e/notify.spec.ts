@@ -72,13 +72,18 @@ test('a push for a new proposal reaches the service worker, which shows it with 
 
   const origin = new URL(baseURL!).origin;
   await expect.poll(() => registrations.get(`${origin}/`)).toBeTruthy();
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: registrations.get(`${origin}/`)!, data: JSON.stringify(push) });
+  // A push that reaches a worker still starting up can be lost, as with a real push service: hand it over again
+  // until it shows (the same tag replaces, so it never shows twice).
   await expect
-    .poll(() =>
-      page.evaluate(async (tag) => {
-        const shown = await (await navigator.serviceWorker.ready).getNotifications({ tag });
-        return shown.map((n) => ({ title: n.title, actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => a.title) }));
-      }, push.tag),
+    .poll(
+      async () => {
+        await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: registrations.get(`${origin}/`)!, data: JSON.stringify(push) });
+        return page.evaluate(async (tag) => {
+          const shown = await (await navigator.serviceWorker.ready).getNotifications({ tag });
+          return shown.map((n) => ({ title: n.title, actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => a.title) }));
+        }, push.tag);
+      },
+      { timeout: 15_000 },
     )
     .toEqual([{ title: `agent proposes ${tool}`, actions: ['Approve', 'Reject'] }]);
 

@@ -93,12 +93,16 @@ export function ProposalQueue() {
   const moveOn = useCallback(
     (decided: readonly string[]) => {
       setChecked((prev) => (decided.some((id) => prev.has(id)) ? new Set([...prev].filter((id) => !decided.includes(id))) : prev));
-      if (selected === undefined || !decided.includes(selected)) return;
-      const index = pending.findIndex((p) => p.id === selected);
-      const next = [...pending.slice(index + 1), ...pending.slice(0, Math.max(0, index)).reverse()].find((p) => !decided.includes(p.id));
-      setSelectedId(next?.id);
+      // From the selection as it is now, not as this callback last saw it: a click selects its card (on focus) in
+      // the same gesture that decides it, possibly before this callback was renewed.
+      setSelectedId((current) => {
+        const at = current !== undefined && order.includes(current) ? current : order[0];
+        if (at === undefined || !decided.includes(at)) return current;
+        const index = pending.findIndex((p) => p.id === at);
+        return [...pending.slice(index + 1), ...pending.slice(0, Math.max(0, index)).reverse()].find((p) => !decided.includes(p.id))?.id;
+      });
     },
-    [pending, selected],
+    [pending, order],
   );
 
   const stillPending = useCallback(
