@@ -1,5 +1,6 @@
 // `npm test`: every suite (vitest for lib/, Playwright in real Chromium for e2e/), then one summary line
-// `N passed, N failed` over all of them. Installs Debian's Chromium first when it is missing (CI runs as root).
+// `N passed, N failed` over all of them. Installs Debian's redis-server and Chromium first when they are missing
+// (CI runs as root).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -12,20 +13,23 @@ function run(cmd, args) {
   return spawnSync(cmd, args, { stdio: 'inherit', env }).status ?? 1;
 }
 
-function ensureChromium() {
-  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Installs a Debian package when its binary is missing (CI runs as root on a fresh machine). */
+function ensureDebianPackage(path, pkg) {
   if (existsSync(path)) return true;
   if (process.getuid?.() !== 0) {
-    console.error(`Chromium not found at ${path}; install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    console.error(`${pkg} not found at ${path}; install it (apt-get install -y ${pkg}).`);
     return false;
   }
-  return run('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium']) === 0;
+  return run('sh', ['-c', `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkg}`]) === 0;
 }
+
+const ensureChromium = () => ensureDebianPackage(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', 'chromium');
 
 let passed = 0;
 let failed = 0;
 
-// Unit and integration tests (real gateways on port 0).
+// Unit and integration tests (real gateways on port 0; cluster tests start their own Redis).
+if (!process.env.REDIS_SERVER) ensureDebianPackage('/usr/bin/redis-server', 'redis-server');
 rmSync(`${out}/vitest.json`, { force: true });
 const vitestStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}/vitest.json`]);
 if (existsSync(`${out}/vitest.json`)) {

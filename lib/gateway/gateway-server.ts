@@ -18,6 +18,7 @@ import { SqliteHistoryStore } from './persistence/sqlite-history-store';
 import { answerClientError, sendError } from './http-util';
 import { loadSpaceConfig, type SpaceConfig } from './space-config';
 import { createWsTransport } from './ws-transport';
+import { localSessions } from './local-session-host';
 import { Notifications, type NotifyOptions } from '../notify/notifications';
 
 /** The WebSocket path of the gateway. Nothing else (no page, no rewrite) may use it. */
@@ -94,7 +95,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     createRulesRoute(gateway, database, audit, (space) => rulesListeners.forEach((listener) => listener(space))),
     ...notifications.routes,
   ]);
-  const ws = createWsTransport(gateway);
+  const ws = createWsTransport(localSessions(gateway));
   const fallback = options.fallback ?? ((_req, res) => sendError(res, 'not_found', 'no such endpoint'));
 
   const server = createServer((req, res) => {

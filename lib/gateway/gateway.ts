@@ -22,7 +22,7 @@ import type { ManagementHandler, ManagementHandlers } from './management';
 import { handleInvite, handleKick } from './membership-handlers';
 import { handleWithdraw } from './withdraw-handler';
 import type { Connection, Participant, RoutingMode } from './participant';
-import { Space } from './space';
+import { Space, type AttachOptions } from './space';
 import type { SpaceConfig } from './space-config';
 import { handleStreamClose, handleStreamRequest, routeStreamFrame } from './stream-handlers';
 import type { HistoryPosition } from './history-cursor';
@@ -43,6 +43,8 @@ export interface GatewayOptions {
   history?: HistoryStore;
   /** The WebSocket URL invite acks hand out; set by the server once it listens. */
   connectionUrl?: () => string;
+  /** Each space's records. @default records in `database` */
+  records?: (spaceId: string, database: GatewayDatabase) => SpaceRecords;
 }
 
 /** A participant's live session: the transport feeds it frames and tells it when the peer is gone. */
@@ -141,7 +143,7 @@ export class Gateway {
     const database = options.database ?? GatewayDatabase.open();
     for (const config of options.spaces) {
       if (this.spaces.has(config.id)) throw new TypeError(`space "${config.id}" is configured twice`);
-      const records = new SpaceRecords(database, config.id);
+      const records = options.records?.(config.id, database) ?? new SpaceRecords(database, config.id);
       const space = new Space(config.id, config.name, {
         limits: resolveLimits(config.limits, options.limits),
         records,
@@ -207,7 +209,7 @@ export class Gateway {
     space: Space,
     participant: Participant,
     connection: Connection,
-    options: { routing?: RoutingMode; after?: HistoryPosition; exclusive?: boolean } = {},
+    options: AttachOptions = {},
   ): Session {
     space.attach(participant, connection, options);
     return {

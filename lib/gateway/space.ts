@@ -48,6 +48,15 @@ export interface CatchUp {
   complete: boolean;
 }
 
+/** How a connection attaches: its routing, its catch-up cursor, whether it replaces the participant's others. */
+export interface AttachOptions {
+  after?: HistoryPosition;
+  routing?: RoutingMode;
+  exclusive?: boolean;
+  /** A connection this space had before its owner changed (cluster mode): bound again without welcome or presence. */
+  resumed?: boolean;
+}
+
 /** A page of history for `GET /participants/{id}/messages`. */
 export interface HistoryPage {
   messages: Envelope[];
@@ -254,7 +263,7 @@ export class Space {
    * connection missed is sent to it first, then its welcome (which says how the catch-up went): all in this one turn
    * of the event loop, so no live envelope can fall between or come twice.
    */
-  attach(participant: Participant, connection: Connection, options: { after?: HistoryPosition; routing?: RoutingMode; exclusive?: boolean } = {}): void {
+  attach(participant: Participant, connection: Connection, options: AttachOptions = {}): void {
     const link: Link = { connection, routing: options.routing ?? participant.defaultRouting, connectedAt: new Date() };
     const wasOnline = participant.online;
     const keep = options.exclusive ? 0 : this.limits.maxConnectionsPerParticipant - 1;
@@ -267,6 +276,11 @@ export class Space {
     }
     for (const old of replaced) {
       old.connection.close(CLOSE_CODES.replaced, options.exclusive ? 'replaced by an exclusive connection of the same participant' : 'replaced by a newer connection of the same participant');
+    }
+    if (options.resumed) {
+      // Its welcome and the others' presence were sent by the previous owner; nothing it knows has changed.
+      if (!wasOnline) this.online = [...this.online, participant];
+      return;
     }
     const catchUp = options.after === undefined ? undefined : this.replay(participant, link, options.after);
     this.sendWelcome(participant, catchUp, connection);

@@ -112,7 +112,7 @@ export class TestClient {
 }
 
 /** Opens a client with the token as a bearer header (or other options) and waits for its welcome. */
-export async function joinAs(gw: TestGateway, token: string, query = ''): Promise<TestClient> {
+export async function joinAs(gw: Pick<TestGateway, 'wsUrl'>, token: string, query = ''): Promise<TestClient> {
   const client = new TestClient(new WebSocket(gw.wsUrl(query), { headers: { Authorization: `Bearer ${token}` } }));
   await client.opened;
   client.welcome = await client.kind('system/welcome');

@@ -1,27 +1,51 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import { AFTER_CURSOR_PARAM, BEARER_SUBPROTOCOL_PREFIX, CLOSE_CODES, COALESCE_PARAM, EXCLUSIVE_PARAM, type ErrorCode } from '../protocol';
-import type { Gateway, Session } from './gateway';
-import type { OutboundMessage } from './outbound-message';
-import type { Connection, Participant, RoutingMode } from './participant';
-import type { Space } from './space';
-import { encodeFrame } from './ws-frame';
+import { AFTER_CURSOR_PARAM, BEARER_SUBPROTOCOL_PREFIX, CLOSE_CODES, COALESCE_PARAM, EXCLUSIVE_PARAM, PROTOCOL_VERSION, type ErrorCode } from '../protocol';
+import type { AuthAttempt, CloseInfo } from './gateway';
+import type { GatewayLimits } from './gateway-options';
+import type { RoutingMode } from './participant';
+import { WsConnection } from './ws-connection';
 import { WriteCoalescer } from './write-coalescer';
 import { bearerToken, rejectUpgrade, originAllowed } from './upgrade-auth';
 import { COALESCE_DEFAULT_MS, COALESCE_MAX_MS, COALESCE_MIN_MS, GATEWAY_ID } from './gateway-options';
-import { RoutineBatch } from './routine-batch';
 import { parseCursor, type HistoryPosition } from './history-cursor';
-import { PROTOCOL_VERSION } from '../protocol';
-import { randomUUID } from 'node:crypto';
 
 /** How long shutdown waits for a peer to answer the close handshake before dropping it. */
 const SHUTDOWN_CLOSE_TIMEOUT_MS = 1000;
 /** After a protocol error ws has sent its close frame; the peer gets this long to read it before the socket is cut. */
 const CLOSE_HANDSHAKE_GRACE_MS = 1000;
-/** A slow consumer's close frame sits behind its backlog: this long to read on to it before the socket is cut. */
-const SLOW_CONSUMER_CLOSE_GRACE_MS = 10_000;
+
+/** What the transport needs of a space: its id and limits. */
+export interface WsSpace {
+  readonly id: string;
+  readonly limits: GatewayLimits;
+}
+
+/** Who a bound connection is: known at the upgrade, or to be decided by whoever runs the space (cluster mode). */
+export type WsCredentials<P> = { participant: P } | { token: string; claimedId?: string; address?: string };
+
+/** A bound connection as the transport drives it: frames in, and the end. */
+export interface TransportSession {
+  receive(data: Buffer, binary: boolean): void;
+  end(close: CloseInfo): void;
+}
+
+/**
+ * Whoever runs the spaces behind the sockets: this process's gateway (`localSessions`), or a cluster node that
+ * forwards to each space's owner. The transport handles the upgrade, the socket and its framing; the host decides.
+ */
+export interface WsSessionHost<S extends WsSpace = WsSpace, P extends { id: string } = { id: string }> {
+  spaces(): Iterable<S>;
+  /** The space a client asked for, or the default when it named none. */
+  resolveSpace(id?: string | null): S | undefined;
+  /** The participant a token authenticates now, undefined for nobody, or `deferred` when the space's owner decides. */
+  authenticate(space: S, token: string, attempt: AuthAttempt): P | undefined | 'deferred';
+  /** Binds an upgraded connection; a deferred one is refused later by closing `connection` (4401). */
+  connect(space: S, who: WsCredentials<P>, connection: WsConnection, options: BindOptions): TransportSession;
+}
 
 export interface WsTransport {
   /** Handles an HTTP upgrade whose path is the gateway's (`/ws`). */
@@ -35,9 +59,9 @@ export interface WsTransport {
  * Authentication happens at the upgrade when the token comes with it (401 otherwise), or in a first `join`
  * frame for clients of other MEW gateways (closed with 4401 when it is missing, wrong or late).
  */
-export function createWsTransport(gateway: Gateway): WsTransport {
+export function createWsTransport<S extends WsSpace, P extends { id: string }>(host: WsSessionHost<S, P>): WsTransport {
   // Above the hard limit `ws` closes with 1009 before buffering the frame; below it we answer message_too_large.
-  const hardFrameBytes = Math.max(...[...gateway.spaces.values()].map((s) => s.limits.hardFrameBytes));
+  const hardFrameBytes = Math.max(...[...host.spaces()].map((s) => s.limits.hardFrameBytes));
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: hardFrameBytes,
@@ -52,7 +76,7 @@ export function createWsTransport(gateway: Gateway): WsTransport {
   });
   const coalescer = new WriteCoalescer();
   const alive = new WeakMap<WebSocket, boolean>();
-  const pingIntervalMs = Math.min(...[...gateway.spaces.values()].map((s) => s.limits.pingIntervalMs));
+  const pingIntervalMs = Math.min(...[...host.spaces()].map((s) => s.limits.pingIntervalMs));
   const pinger = setInterval(() => {
     for (const ws of wss.clients) {
       if (alive.get(ws) === false) {
@@ -67,7 +91,7 @@ export function createWsTransport(gateway: Gateway): WsTransport {
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const space = gateway.resolveSpace(url.searchParams.get('space'));
+    const space = host.resolveSpace(url.searchParams.get('space'));
     if (!space) return rejectUpgrade(socket, 404, 'unknown_space', `no space "${url.searchParams.get('space')}"`);
     if (!originAllowed(req, space.limits.allowedOrigins)) {
       return rejectUpgrade(socket, 403, 'origin_not_allowed', `origin ${req.headers.origin} may not open this gateway`);
@@ -84,7 +108,8 @@ export function createWsTransport(gateway: Gateway): WsTransport {
       return rejectUpgrade(socket, 400, 'invalid_request', `${COALESCE_PARAM} must be a number of milliseconds (${COALESCE_MIN_MS}–${COALESCE_MAX_MS}) or empty`);
     }
     const token = bearerToken(req, url, BEARER_SUBPROTOCOL_PREFIX);
-    const participant = token === undefined ? undefined : gateway.authenticate(space, token, { via: 'websocket', address: req.socket.remoteAddress });
+    const address = req.socket.remoteAddress;
+    const participant = token === undefined ? undefined : host.authenticate(space, token, { via: 'websocket', address });
     const headerToken = req.headers.authorization !== undefined;
     if (token !== undefined && !participant && headerToken) {
       return rejectUpgrade(socket, 401, 'invalid_token', 'unknown or revoked token');
@@ -99,13 +124,14 @@ export function createWsTransport(gateway: Gateway): WsTransport {
       // A browser cannot read an HTTP 401 (it only sees a failed socket), so a bad subprotocol or query token
       // is refused after the upgrade with a system/error and close code 4401, which the SDK treats as final.
       if (token !== undefined && !participant) closeWithError(ws, 'invalid_token', 'unknown or revoked token');
-      else if (participant) bind(ws, socket as Socket, space, participant, options);
+      else if (participant === 'deferred') bind(ws, socket as Socket, space, { token: token!, address }, options);
+      else if (participant) bind(ws, socket as Socket, space, { participant }, options);
       else awaitJoin(ws, socket as Socket, space, options);
     });
   }
 
   /** Waits for the first-frame join of clients that could not put the token on the upgrade. */
-  function awaitJoin(ws: WebSocket, socket: Socket, defaultSpace: Space, options: BindOptions): void {
+  function awaitJoin(ws: WebSocket, socket: Socket, defaultSpace: S, options: BindOptions): void {
     const timer = setTimeout(
       () => closeWithError(ws, 'join_timeout', `no valid token within ${defaultSpace.limits.joinTimeoutMs} ms`, CLOSE_CODES.join_timeout),
       defaultSpace.limits.joinTimeoutMs,
@@ -114,25 +140,25 @@ export function createWsTransport(gateway: Gateway): WsTransport {
       clearTimeout(timer);
       const join = parseJoinFrame(rawToString(data));
       if (!join) return closeWithError(ws, 'invalid_token', 'the first frame must be a join carrying a token');
-      const space = join.space ? gateway.resolveSpace(join.space) : defaultSpace;
+      const space = join.space ? host.resolveSpace(join.space) : defaultSpace;
       if (!space) return closeWithError(ws, 'unknown_space', `no space "${join.space}"`, CLOSE_CODES.unknown_space);
-      const participant = gateway.authenticate(space, join.token, { via: 'websocket', address: socket.remoteAddress });
+      const address = socket.remoteAddress;
+      const participant = host.authenticate(space, join.token, { via: 'websocket', address });
+      if (participant === 'deferred') return bind(ws, socket, space, { token: join.token, claimedId: join.participantId, address }, options);
       if (!participant) return closeWithError(ws, 'invalid_token', 'unknown or revoked token');
       if (join.participantId !== undefined && join.participantId !== participant.id) {
         return closeWithError(ws, 'identity_mismatch', `this token does not authenticate "${join.participantId}"`);
       }
-      bind(ws, socket, space, participant, options);
+      bind(ws, socket, space, { participant }, options);
     });
     ws.once('close', () => clearTimeout(timer));
   }
 
-  function bind(ws: WebSocket, socket: Socket, space: Space, participant: Participant, options: BindOptions): void {
+  function bind(ws: WebSocket, socket: Socket, space: S, who: WsCredentials<P>, options: BindOptions): void {
     // A close the gateway begins ends the session at once (presence leave, audit), even while the socket lingers
     // to deliver the close frame to a peer that is slow to read it.
-    const { coalesceMs, ...connectOptions } = options;
     const connection = new WsConnection(ws, socket, coalescer, space.limits.maxBufferedBytes, (close) => session.end(close));
-    if (coalesceMs !== undefined) connection.coalesce(participant.id, coalesceMs);
-    const session: Session = gateway.connect(space, participant, connection, connectOptions);
+    const session = host.connect(space, who, connection, options);
     ws.on('message', (data: RawData, binary: boolean) => session.receive(rawToBuffer(data), binary));
     // The code and reason of a close the gateway began (slow consumer, replaced, kicked), else the peer's.
     ws.on('close', (code: number, reason: Buffer) => {
@@ -161,68 +187,8 @@ export function createWsTransport(gateway: Gateway): WsTransport {
   };
 }
 
-/**
- * One live socket. Writes the shared pre-framed broadcast bytes straight to the TCP socket, coalesced per turn;
- * a coalescing connection first offers each message to its routine batch.
- */
-class WsConnection implements Connection {
-  private closed = false;
-  private batch?: RoutineBatch;
-  /** Set when the gateway closes this connection: why, for the audit of the participant leaving. */
-  closedWith?: { code: number; reason: string };
-
-  constructor(
-    private readonly ws: WebSocket,
-    private readonly socket: Socket,
-    private readonly coalescer: WriteCoalescer,
-    private readonly maxBufferedBytes: number,
-    private readonly closing: (close: { code: number; reason: string }) => void,
-  ) {}
-
-  /** From now on, routine traffic for `participantId` waits up to `windowMs` and goes out batched. */
-  coalesce(participantId: string, windowMs: number): void {
-    this.batch = new RoutineBatch(participantId, windowMs, (frame) => this.write(frame));
-  }
-
-  deliver(message: OutboundMessage): void {
-    if (!this.writable || this.batch?.hold(message)) return;
-    // Urgent: what is held goes first, so the peer sees cursors in order and never one past a held envelope.
-    this.batch?.flush();
-    this.write((message.wsFrame ??= encodeFrame(message.data, message.binary)));
-  }
-
-  /** The peer is gone: nothing held will be sent (a reconnect catches up from history). */
-  discardHeld(): void {
-    this.batch?.discard();
-  }
-
-  private get writable(): boolean {
-    return !this.closed && this.ws.readyState === WebSocket.OPEN;
-  }
-
-  private write(frame: Buffer): void {
-    if (!this.writable) return;
-    // Safe beside ws's own writes: without permessage-deflate ws writes whole frames synchronously, so frames never interleave.
-    if (this.coalescer.write(this.socket, frame, this.maxBufferedBytes)) return;
-    this.close(CLOSE_CODES.slow_consumer, `slow consumer: more than ${this.maxBufferedBytes} bytes unsent`);
-    // The close frame waits behind the backlog (nothing more is written): a peer that reads on within the grace
-    // still learns why (4429); one that stays stalled does not hold the memory for longer than that.
-    setTimeout(() => this.ws.terminate(), SLOW_CONSUMER_CLOSE_GRACE_MS).unref();
-  }
-
-  close(code: number, reason: string): void {
-    this.closed = true;
-    this.discardHeld();
-    this.closedWith ??= { code, reason };
-    this.ws.close(code, reason);
-    // Not in the middle of a fan-out that may have called us: the leave it broadcasts comes after that message.
-    const closedWith = this.closedWith;
-    queueMicrotask(() => this.closing(closedWith));
-  }
-}
-
-/** From the upgrade URL: `?routing=`, the `?after=` history cursor and `?exclusive=1`. */
-interface BindOptions {
+/** From the upgrade URL: `?routing=`, the `?after=` history cursor, `?exclusive=1` and `?coalesce=`. */
+export interface BindOptions {
   routing?: RoutingMode;
   after?: HistoryPosition;
   /** This connection replaces every other of the same participant (the one-connection behaviour). */

@@ -110,6 +110,8 @@ export const CLOSE_CODES = {
   normal: 1000,
   /** RFC 6455: the gateway is shutting down or the space was removed. */
   going_away: 1001,
+  /** RFC 6455: the connection ended without a close frame; recorded (a cluster node that stopped), never sent. */
+  abnormal: 1006,
   /** RFC 6455: a frame over the size limit (large envelopes on an open socket get `system/error` instead when possible). */
   message_too_big: 1009,
   /** RFC 6455: unexpected gateway failure. */

@@ -117,6 +117,27 @@ const tokenRowSchema = z.object({ role: z.enum(['participant', 'admin']), holder
 
 type StoredTokens = z.infer<typeof legacyTokensSchema>;
 
+/** Everything a space's records hold, as one document: what a cluster carries from one owner of the space to the next. */
+export interface RecordsDocument {
+  state: SpaceStateData;
+  tokens: StoredTokens;
+}
+
+const recordsDocumentSchema = z.object({ state: spaceStateSchema, tokens: legacyTokensSchema });
+
+/** Parses and validates a records document kept outside the database (`where` names it in the error). */
+export function parseRecordsDocument(where: string, text: string): RecordsDocument {
+  return parseJsonDocument(where, 'space records', text, recordsDocumentSchema);
+}
+
+/** A copy of the records kept elsewhere too (cluster mode: Redis, written by the space's owner). */
+export interface RecordsReplica {
+  /** The records as the replica holds them, used instead of the database's (which starts empty). */
+  initial?: RecordsDocument;
+  /** Called inside every write's transaction with the whole new document; it must not throw. */
+  replicate(document: RecordsDocument): void;
+}
+
 /** Token changes made inside one `update`, written in the same transaction as the state. */
 export interface TokenChanges {
   /** A fresh token for the participant, replacing any previous one (invites, re-admission after a kick). */
@@ -139,8 +160,9 @@ export class SpaceRecords {
   constructor(
     private readonly database: GatewayDatabase,
     private readonly spaceId: string,
+    private readonly replica?: RecordsReplica,
   ) {
-    const loaded = this.load() ?? this.migrateLegacyFiles();
+    const loaded = replica?.initial ?? this.load() ?? this.migrateLegacyFiles();
     this._data = loaded?.state ?? emptyState();
     this.tokens = loaded?.tokens ?? { participants: {} };
   }
@@ -197,6 +219,7 @@ export class SpaceRecords {
       const insert = db.prepare('INSERT INTO tokens (space, role, holder, token) VALUES (?, ?, ?, ?)');
       for (const [holder, token] of Object.entries(tokens.participants)) insert.run(this.spaceId, 'participant', holder, token);
       if (tokens.admin) insert.run(this.spaceId, 'admin', '', tokens.admin);
+      this.replica?.replicate({ state, tokens });
     });
     this._data = state;
     this.tokens = tokens;

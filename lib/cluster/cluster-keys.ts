@@ -1,0 +1,24 @@
+/**
+ * Every Redis key of cluster mode, in one place. A space's keys share the `{space}` hash tag so that they would
+ * live in one slot of a Redis Cluster; node keys are per node.
+ */
+export const clusterKeys = {
+  /** The space's owner: its node id, with a TTL the owner keeps renewing. */
+  lease: (space: string) => `mew:{${space}}:lease`,
+  /** Incremented on every takeover; the owner's writes carry it and are refused once another took over. */
+  fence: (space: string) => `mew:{${space}}:fence`,
+  /** Hash: `epoch` (the history's numbering), `inpos` (the last inbox entry the owner's writes account for), `records`. */
+  meta: (space: string) => `mew:{${space}}:meta`,
+  /** Stream: every numbered envelope the owner accepted or emitted, capped at the space's history size. */
+  history: (space: string) => `mew:{${space}}:history`,
+  /** Hash: each live connection (`node` newline `connection`) → `{p, r}`, its participant and routing mode. */
+  presence: (space: string) => `mew:{${space}}:presence`,
+  /** Stream: what the nodes' connections send to the space (attach, frames, detach), read by its owner. */
+  inbox: (space: string) => `mew:{${space}}:in`,
+  /** Stream: the space's audit events, never trimmed (the durable audit record of a cluster). */
+  audit: (space: string) => `mew:{${space}}:audit`,
+  /** A live node's heartbeat (its HTTP base URL), with a TTL it keeps renewing. */
+  nodeAlive: (node: string) => `mew:node:${node}:alive`,
+  /** Stream: what owners send to one node's connections, in each owner's order. */
+  nodeOutbox: (node: string) => `mew:node:${node}:out`,
+} as const;

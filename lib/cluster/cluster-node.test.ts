@@ -1,0 +1,156 @@
+import { Redis } from 'ioredis';
+import WebSocket from 'ws';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spaceConfig, TestClient } from '../gateway/testing';
+import { clusterKeys } from './cluster-keys';
+import { FencedWriter } from './fenced-writer';
+import { SpaceLease } from './space-lease';
+import { chat, joiner, startNode, startRedis, type TestNode, type TestRedis } from './testing';
+
+const ALL = [{ kind: '*' }];
+const READ_FILE = { kind: 'mcp/request', payload: { method: 'tools/call', params: { name: 'read_file' } } };
+const CHAT = [{ kind: 'chat' }];
+/** Room for a burst of 1 000 envelopes from one participant. */
+const config = () => spaceConfig('s1', { boss: ALL, alice: CHAT, bob: CHAT, carol: CHAT }, { limits: { rate_per_second: 10_000, rate_burst: 10_000 } });
+
+let redis: TestRedis;
+const nodes: TestNode[] = [];
+const clients: TestClient[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis.stop();
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await Promise.all(nodes.splice(0).map((n) => n.node.close()));
+  await flushRedis();
+});
+
+async function flushRedis() {
+  const r = new Redis(redis.url);
+  await r.flushall();
+  r.disconnect();
+}
+
+async function cluster(count: number): Promise<TestNode[]> {
+  for (let i = 0; i < count; i++) nodes.push(await startNode(redis.url, `n${i}`, [config()]));
+  return nodes;
+}
+
+const join = joiner(clients);
+
+describe('cluster mode', () => {
+  it('sees presence across nodes and relays chats from one node to the others complete and in order', async () => {
+    const [a, b, c] = await cluster(3);
+    const alice = await join(a, 'alice');
+    const bob = await join(b, 'bob');
+    expect((await alice.next((f) => f.kind === 'system/presence' && f.payload.event === 'join')).payload.participant.id).toBe('bob');
+    const carol = await join(c, 'carol');
+    expect(carol.welcome!.payload.participants.map((p: { id: string }) => p.id).sort()).toEqual(['alice', 'bob']);
+    for (let i = 0; i < 1000; i++) alice.send(chat(`m${i}`));
+    for (const reader of [bob, carol]) {
+      const texts: string[] = [];
+      while (texts.length < 1000) texts.push((await reader.kind('chat', 10_000)).payload.text);
+      expect(texts).toEqual(Array.from({ length: 1000 }, (_, i) => `m${i}`));
+    }
+  }, 30_000);
+});
+
+describe('cluster mode: one order for security state', () => {
+  it('judges the next envelope of a participant on B by a grant made through A, and a revocation likewise', async () => {
+    const [a, b] = await cluster(2);
+    const boss = await join(a, 'boss');
+    const bob = await join(b, 'bob');
+    bob.send({ id: 'early', ...READ_FILE });
+    expect(await bob.kind('system/error')).toMatchObject({ correlation_id: ['early'], payload: { error: 'capability_violation' } });
+    boss.send({ id: 'g1', kind: 'capability/grant', to: ['bob'], payload: { recipient: 'bob', capabilities: [READ_FILE] } });
+    await boss.next((f) => f.kind === 'capability/grant' && f.id === 'g1');
+    bob.send({ id: 'granted', ...READ_FILE });
+    expect((await boss.next((f) => f.kind === 'mcp/request' && f.from === 'bob')).id).toBe('granted');
+    // Sent back to back through A and B: the owner judges bob's request after the revocation it received first.
+    boss.send({ id: 'r1', kind: 'capability/revoke', to: ['bob'], payload: { recipient: 'bob', grant_id: 'g1' } });
+    await boss.next((f) => f.kind === 'capability/revoke' && f.id === 'r1');
+    bob.send({ id: 'late', ...READ_FILE });
+    expect(await bob.next((f) => f.kind === 'system/error' && f.correlation_id?.[0] === 'late')).toMatchObject({ payload: { error: 'capability_violation' } });
+  });
+
+  it('enforces on B a pause made through A, and lifts it with the resume', async () => {
+    const [a, b] = await cluster(2);
+    const boss = await join(a, 'boss');
+    const bob = await join(b, 'bob');
+    boss.send({ id: 'p1', kind: 'participant/pause', to: ['bob'], payload: { reason: 'review' } });
+    await bob.kind('participant/pause');
+    bob.send({ id: 'work', ...chat('more work') });
+    expect(await bob.kind('system/error')).toMatchObject({ correlation_id: ['work'], payload: { error: 'participant_paused', paused_by: 'boss' } });
+    boss.send({ kind: 'participant/resume', to: ['bob'], correlation_id: ['p1'], payload: {} });
+    await bob.kind('participant/resume');
+    bob.send(chat('back'));
+    expect((await boss.next((f) => f.kind === 'chat' && f.from === 'bob')).payload.text).toBe('back');
+  });
+
+  it('refuses an unknown token on any node with a system/error and 4401', async () => {
+    const [, b] = await cluster(2);
+    const stranger = new TestClient(new WebSocket(b.wsUrl(), { headers: { Authorization: 'Bearer not-a-token-of-this-space' } }));
+    clients.push(stranger);
+    await stranger.opened;
+    expect((await stranger.kind('system/error')).payload.error).toBe('invalid_token');
+    expect((await stranger.closed).code).toBe(4401);
+  });
+
+  it('keeps the space when its owner leaves cleanly: another node takes it at once, with its state and history', async () => {
+    const [a, b] = await cluster(2);
+    const owner = a.node.ownedSpaces.includes('s1') ? a : b;
+    const survivor = owner === a ? b : a;
+    const boss = await join(owner, 'boss');
+    const bob = await join(survivor, 'bob');
+    boss.send({ id: 'p1', kind: 'participant/pause', to: ['bob'], payload: {} });
+    await bob.kind('participant/pause');
+    boss.send(chat('before'));
+    await bob.next((f) => f.kind === 'chat' && f.payload.text === 'before');
+    nodes.splice(nodes.indexOf(owner), 1);
+    await owner.node.close();
+    await expect.poll(() => survivor.node.ownedSpaces, { timeout: 5_000 }).toEqual(['s1']);
+    // bob's connection resumed on the new owner: still paused, and told who is present now.
+    bob.send({ id: 'still', ...chat('am I paused?') });
+    expect(await bob.next((f) => f.kind === 'system/error' && f.correlation_id?.[0] === 'still', 5_000)).toMatchObject({ payload: { error: 'participant_paused' } });
+    const carol = await join(survivor, 'carol', 'after=0');
+    const texts: string[] = [];
+    for (let f = await carol.kind('chat'); ; f = await carol.kind('chat')) {
+      texts.push(f.payload.text);
+      if (f.payload.text === 'before') break;
+    }
+    expect(texts).toEqual(['before']);
+  });
+});
+
+describe('fencing', () => {
+  it('refuses every write of an owner whose lease another node took over', async () => {
+    const r = new Redis(redis.url);
+    try {
+      const first = new SpaceLease(r, 'f', 'n1', 60_000);
+      const second = new SpaceLease(r, 'f', 'n2', 60_000);
+      const fence1 = await first.acquire();
+      expect(fence1).toBe(1);
+      expect(await second.acquire()).toBeUndefined();
+      let fenced = 0;
+      const stale = new FencedWriter(r, clusterKeys.fence('f'), fence1!, () => fenced++);
+      stale.append(clusterKeys.history('f'), 0, ['s', '1', 'd', 'accepted']);
+      await stale.drained();
+      await r.del(clusterKeys.lease('f')); // as if n1 stalled past its TTL
+      const fence2 = await second.acquire();
+      expect(fence2).toBe(2);
+      expect(await first.renew(fence1!)).toBe(false);
+      stale.append(clusterKeys.history('f'), 0, ['s', '2', 'd', 'stale']);
+      await stale.drained();
+      expect(fenced).toBe(1);
+      expect(stale.lost).toBe(true);
+      const history = await r.xrange(clusterKeys.history('f'), '-', '+');
+      expect(history.map(([, fields]) => fields[3])).toEqual(['accepted']);
+    } finally {
+      r.disconnect();
+    }
+  });
+});

@@ -1,0 +1,293 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Redis } from 'ioredis';
+import { formatCursor, type HistoryPosition } from '../gateway/history-cursor';
+import { resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
+import { GATEWAY_WS_PATH } from '../gateway/gateway-server';
+import { OutboundMessage } from '../gateway/outbound-message';
+import type { SpaceConfig } from '../gateway/space-config';
+import { answerClientError, sendError, sendJson } from '../gateway/http-util';
+import type { WsConnection } from '../gateway/ws-connection';
+import { createWsTransport, type BindOptions, type TransportSession, type WsCredentials, type WsSpace, type WsTransport } from '../gateway/ws-transport';
+import type { Envelope } from '../protocol';
+import { HISTORY_START_CURSOR } from '../protocol';
+import { clusterKeys } from './cluster-keys';
+import { defaultNodeId, HEARTBEAT_MS, LEASE_RETRY_MS, NODE_TTL_MS, READ_BLOCK_MS, READ_COUNT, WRITE_RETRY_MS, type ClusterOptions } from './cluster-options';
+import { decodeOutboxEntry, encodeInboxEntry, type InboxEntry, type OutboxControl, type OutboxDelivery } from './cluster-wire';
+import { SpaceLease } from './space-lease';
+import { SpaceOwner } from './space-owner';
+
+export interface ClusterNodeOptions extends ClusterOptions {
+  spaces: SpaceConfig[];
+  limits?: Partial<GatewayLimits>;
+  /** Requests the node does not serve (the Next app). Default: a JSON 404. */
+  fallback?: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Upgrades on other paths are left to another listener (Next's HMR in dev). */
+  leaveOtherUpgrades?: boolean;
+}
+
+/** One of this node's sockets, and whether it asked for coalescing (applied once the owner says who it is). */
+interface EdgeConnection {
+  socket: WsConnection;
+  coalesceMs?: number;
+}
+
+/**
+ * One gateway process of a cluster (`MEW_REDIS_URL`). Any node accepts any participant's connection and forwards
+ * what it sends to its space's inbox; each space's owner (whichever node holds its lease) runs the pipeline and
+ * writes what each node's connections receive to that node's outbox, which the node delivers in order. Every
+ * node also competes for spaces nobody owns, so a dead owner's spaces move within the lease's TTL.
+ */
+export class ClusterNode {
+  readonly nodeId: string;
+  readonly server: Server;
+  private readonly redis: Redis;
+  private readonly outboxReader: Redis;
+  private readonly spaces = new Map<string, WsSpace>();
+  private readonly defaultSpaceId: string;
+  private readonly leases = new Map<string, SpaceLease>();
+  private readonly owners = new Map<string, { owner: SpaceOwner; fence: number }>();
+  private readonly connections = new Map<string, EdgeConnection>();
+  private readonly transport: WsTransport;
+  private nextConnection = 0;
+  private closed = false;
+  private timers: ReturnType<typeof setInterval>[] = [];
+  private leaseTick?: Promise<void>;
+  private baseUrl = '';
+
+  constructor(private readonly options: ClusterNodeOptions) {
+    if (options.spaces.length === 0) throw new TypeError('a cluster node needs at least one space');
+    this.nodeId = options.nodeId ?? defaultNodeId();
+    // Commands are pipelined automatically: a burst of forwarded frames is one write to Redis, in order.
+    this.redis = new Redis(options.redisUrl, { enableAutoPipelining: true, lazyConnect: true });
+    this.outboxReader = new Redis(options.redisUrl, { lazyConnect: true });
+    for (const config of options.spaces) {
+      this.spaces.set(config.id, { id: config.id, limits: resolveLimits(config.limits, options.limits) });
+      this.leases.set(config.id, new SpaceLease(this.redis, config.id, this.nodeId));
+    }
+    this.defaultSpaceId = options.spaces[0].id;
+    this.transport = createWsTransport({
+      spaces: () => this.spaces.values(),
+      resolveSpace: (id) => this.spaces.get(id || this.defaultSpaceId),
+      authenticate: () => 'deferred', // only the space's owner knows its tokens
+      connect: (space, who, socket, bindOptions) => this.forward(space, who, socket, bindOptions),
+    });
+    this.server = createServer((req, res) => this.serveHttp(req, res));
+    this.server.on('clientError', answerClientError);
+    this.server.on('upgrade', (req, socket, head) => {
+      const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+      if (pathname === GATEWAY_WS_PATH) this.transport.handleUpgrade(req, socket, head);
+      else if (!options.leaveOtherUpgrades) socket.destroy();
+    });
+  }
+
+  /** Spaces this node owns now. */
+  get ownedSpaces(): string[] {
+    return [...this.owners.keys()];
+  }
+
+  /** Listens, joins the cluster and starts competing for spaces; resolves with the bound port. */
+  async listen(port: number, host: string): Promise<number> {
+    await Promise.all([this.redis.connect(), this.outboxReader.connect()]);
+    await this.redis.del(clusterKeys.nodeOutbox(this.nodeId)); // a node id names one run
+    const bound = await new Promise<number>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        const address = this.server.address();
+        resolve(typeof address === 'object' && address ? address.port : port);
+      });
+    });
+    this.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+    await this.heartbeat();
+    void this.readOutbox();
+    this.timers.push(setInterval(() => void this.heartbeat(), HEARTBEAT_MS));
+    this.timers.push(setInterval(() => void this.tickLeases(), LEASE_RETRY_MS));
+    for (const timer of this.timers) timer.unref();
+    await this.tickLeases();
+    return bound;
+  }
+
+  /**
+   * Leaves cleanly: owned spaces write what is pending and give up their leases (another node takes them at
+   * once), this node's sockets are closed (1001) and their participants leave through their spaces' owners.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    await this.leaseTick;
+    await this.transport.close();
+    await Promise.all(
+      [...this.owners].map(async ([space, { owner }]) => {
+        await owner.release();
+        await this.leases.get(space)!.release();
+      }),
+    );
+    this.owners.clear();
+    await this.redis.del(clusterKeys.nodeAlive(this.nodeId), clusterKeys.nodeOutbox(this.nodeId));
+    this.outboxReader.disconnect();
+    await this.redis.quit();
+    await new Promise<void>((done) => {
+      this.server.closeAllConnections();
+      this.server.close(() => done());
+    });
+  }
+
+  private serveHttp(req: IncomingMessage, res: ServerResponse): void {
+    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    if (pathname === '/healthz' || pathname === '/health') return sendJson(res, 200, { ok: true, node: this.nodeId });
+    if (pathname === '/cluster') {
+      void this.status().then(
+        (status) => sendJson(res, 200, status),
+        (error: Error) => sendError(res, 'internal_error', `cannot read the cluster's state: ${error.message}`),
+      );
+      return;
+    }
+    if (this.options.fallback) return this.options.fallback(req, res);
+    sendError(res, 'not_found', 'no such endpoint (a cluster node serves /ws, /healthz and /cluster)');
+  }
+
+  /** Who owns each space, and this node's own share. */
+  private async status() {
+    const owners = await Promise.all([...this.leases.values()].map(async (lease) => [lease.space, await lease.owner()] as const));
+    return { node: this.nodeId, owned: this.ownedSpaces, connections: this.connections.size, spaces: Object.fromEntries(owners) };
+  }
+
+  private async heartbeat(): Promise<void> {
+    try {
+      await this.redis.set(clusterKeys.nodeAlive(this.nodeId), this.baseUrl, 'PX', NODE_TTL_MS);
+    } catch (error) {
+      console.error(`[cluster] ${this.nodeId}: heartbeat failed:`, (error as Error).message);
+    }
+  }
+
+  /** Renews what this node owns (losing what it cannot renew) and takes what nobody owns. One tick at a time. */
+  private tickLeases(): Promise<void> {
+    if (this.leaseTick || this.closed) return this.leaseTick ?? Promise.resolve();
+    this.leaseTick = (async () => {
+      for (const [space, lease] of this.leases) {
+        try {
+          const owned = this.owners.get(space);
+          if (owned) {
+            if (!(await lease.renew(owned.fence))) this.lose(space);
+            continue;
+          }
+          const fence = await lease.acquire();
+          if (fence !== undefined && !this.closed) await this.takeOver(space, fence);
+        } catch (error) {
+          console.error(`[cluster] ${this.nodeId}: lease of ${space}:`, (error as Error).message);
+        }
+      }
+    })().finally(() => {
+      this.leaseTick = undefined;
+    });
+    return this.leaseTick;
+  }
+
+  private async takeOver(space: string, fence: number): Promise<void> {
+    const config = this.options.spaces.find((c) => c.id === space)!;
+    const blocking = new Redis(this.options.redisUrl);
+    try {
+      const owner = await SpaceOwner.take({
+        redis: this.redis,
+        blocking,
+        node: this.nodeId,
+        config,
+        limits: this.options.limits,
+        fence,
+        connectionUrl: () => `${this.baseUrl.replace(/^http/, 'ws')}${GATEWAY_WS_PATH}?space=${encodeURIComponent(space)}`,
+        onLost: () => this.lose(space),
+      });
+      this.owners.set(space, { owner, fence });
+    } catch (error) {
+      blocking.disconnect();
+      // Someone must own the space: give the lease back so another node (or this one, next tick) tries.
+      await this.leases.get(space)!.release();
+      throw error;
+    }
+  }
+
+  private lose(space: string): void {
+    const owned = this.owners.get(space);
+    if (!owned) return;
+    this.owners.delete(space);
+    owned.owner.stop();
+    console.error(`[cluster] ${this.nodeId}: no longer owns ${space}`);
+  }
+
+  /** A new socket: registered here, its attach forwarded to the space's owner, which accepts or refuses it. */
+  private forward(space: WsSpace, who: WsCredentials<{ id: string }>, socket: WsConnection, options: BindOptions): TransportSession {
+    if (!('token' in who)) throw new TypeError('a cluster node never authenticates itself');
+    const connection = String(++this.nextConnection);
+    const edge: EdgeConnection = { socket, coalesceMs: options.coalesceMs };
+    this.connections.set(connection, edge);
+    const ref = { node: this.nodeId, connection };
+    this.send(space.id, { ...ref, op: 'attach', token: who.token, claimedId: who.claimedId, address: who.address, routing: options.routing, after: cursorText(options.after), exclusive: options.exclusive });
+    return {
+      receive: (data, binary) => this.send(space.id, { ...ref, op: 'frame', data, binary }),
+      end: (close) => {
+        if (this.connections.delete(connection)) this.send(space.id, { ...ref, op: 'detach', code: close.code, reason: close.reason });
+      },
+    };
+  }
+
+  private send(space: string, entry: InboxEntry): void {
+    this.redis.xadd(clusterKeys.inbox(space), '*', ...encodeInboxEntry(entry)).catch((error: Error) => {
+      console.error(`[cluster] ${this.nodeId}: forwarding to ${space} failed:`, error.message);
+    });
+  }
+
+  /** Delivers what owners wrote for this node's connections, in the order they wrote it. */
+  private async readOutbox(): Promise<void> {
+    const key = clusterKeys.nodeOutbox(this.nodeId);
+    let position = '0-0';
+    while (!this.closed) {
+      let reply: [Buffer, [Buffer, Buffer[]][]][] | null;
+      try {
+        reply = (await this.outboxReader.xreadBuffer('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', key, position)) as typeof reply;
+      } catch (error) {
+        if (this.closed) return;
+        console.error(`[cluster] ${this.nodeId}: reading the outbox failed, will retry:`, (error as Error).message);
+        await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
+        continue;
+      }
+      if (!reply) continue;
+      for (const [, items] of reply) {
+        for (const [id, fields] of items) {
+          position = id.toString();
+          const entry = decodeOutboxEntry(fields);
+          if (entry) this.apply(entry);
+        }
+      }
+      // Read entries are this node's alone: dropping them keeps the stream short.
+      this.redis.xtrim(key, 'MINID', position).catch(() => undefined);
+    }
+  }
+
+  private apply(entry: OutboxControl | OutboxDelivery): void {
+    if ('connections' in entry) {
+      // Transports read only kind, from and to of an envelope (to batch routine traffic); the bytes are as sent.
+      const message = new OutboundMessage(entry.data, entry.header as Envelope | undefined, Date.now(), undefined, entry.binary);
+      for (const id of entry.connections) this.connections.get(id)?.socket.deliver(message);
+      return;
+    }
+    switch (entry.op) {
+      case 'accept': {
+        const edge = this.connections.get(entry.connection);
+        if (edge?.coalesceMs !== undefined) edge.socket.coalesce(entry.participant, edge.coalesceMs);
+        return;
+      }
+      case 'close': {
+        const edge = this.connections.get(entry.connection);
+        if (!edge) return;
+        this.connections.delete(entry.connection); // the owner ended the session already: no detach
+        edge.socket.close(entry.code, entry.reason);
+      }
+    }
+  }
+}
+
+function cursorText(after: HistoryPosition | undefined): string | undefined {
+  if (after === undefined) return undefined;
+  return after === 'start' ? HISTORY_START_CURSOR : formatCursor(after.epoch, after.seq);
+}

@@ -1,0 +1,127 @@
+import type { RoutingMode } from '../gateway/participant';
+
+/**
+ * What nodes write to a space's inbox and what owners write to a node's outbox: Redis stream entries, flat
+ * field/value lists. Field names are one letter: every frame a client sends becomes one inbox entry.
+ */
+
+/** A connection of node `node` (ids are unique per node), as the owner addresses it. */
+export interface ConnectionRef {
+  node: string;
+  connection: string;
+}
+
+export type InboxEntry = ConnectionRef &
+  (
+    | {
+        op: 'attach';
+        token: string;
+        claimedId?: string;
+        address?: string;
+        routing?: RoutingMode;
+        /** The `?after=` cursor, as the client gave it. */
+        after?: string;
+        exclusive?: boolean;
+      }
+    | { op: 'frame'; data: Buffer; binary: boolean }
+    | { op: 'detach'; code: number; reason: string }
+  );
+
+export type OutboxControl =
+  /** The owner authenticated the connection as `participant` (its welcome follows). */
+  | { op: 'accept'; connection: string; participant: string }
+  | { op: 'close'; connection: string; code: number; reason: string };
+
+/** One delivery read from an outbox: bytes for the listed connections, and what batching needs of them. */
+export interface OutboxDelivery {
+  connections: string[];
+  data: Buffer;
+  binary: boolean;
+  header?: { kind: string; from: string; to?: string[] };
+}
+
+type Fields = (string | Buffer)[];
+
+export function encodeInboxEntry(entry: InboxEntry): Fields {
+  const fields: Fields = ['o', entry.op, 'n', entry.node, 'c', entry.connection];
+  const put = (name: string, value: string | Buffer | undefined) => value !== undefined && fields.push(name, value);
+  switch (entry.op) {
+    case 'attach':
+      put('k', entry.token);
+      put('j', entry.claimedId);
+      put('a', entry.address);
+      put('r', entry.routing);
+      put('u', entry.after);
+      put('x', entry.exclusive ? '1' : undefined);
+      break;
+    case 'frame':
+      put('d', entry.data);
+      put('b', entry.binary ? '1' : undefined);
+      break;
+    case 'detach':
+      put('cc', String(entry.code));
+      put('cr', entry.reason);
+      break;
+  }
+  return fields;
+}
+
+/** Reads a stream entry's fields (as Buffers) into a map; values stay Buffers so frame bytes are never re-encoded. */
+function fieldMap(raw: Buffer[]): Map<string, Buffer> {
+  const map = new Map<string, Buffer>();
+  for (let i = 0; i + 1 < raw.length; i += 2) map.set(raw[i].toString(), raw[i + 1]);
+  return map;
+}
+
+export function routingOf(value: string | undefined): RoutingMode | undefined {
+  return value === 'directed' || value === 'broadcast' ? value : undefined;
+}
+
+export function decodeInboxEntry(raw: Buffer[]): InboxEntry | undefined {
+  const f = fieldMap(raw);
+  const text = (name: string) => f.get(name)?.toString();
+  const node = text('n');
+  const connection = text('c');
+  if (!node || !connection) return undefined;
+  const ref = { node, connection };
+  switch (text('o')) {
+    case 'attach':
+      return { ...ref, op: 'attach', token: text('k') ?? '', claimedId: text('j'), address: text('a'), routing: routingOf(text('r')), after: text('u'), exclusive: text('x') === '1' };
+    case 'frame':
+      return { ...ref, op: 'frame', data: f.get('d') ?? Buffer.alloc(0), binary: text('b') === '1' };
+    case 'detach':
+      return { ...ref, op: 'detach', code: Number(text('cc') ?? 1006), reason: text('cr') ?? '' };
+    default:
+      return undefined;
+  }
+}
+
+export function encodeOutboxControl(control: OutboxControl): Fields {
+  switch (control.op) {
+    case 'accept':
+      return ['o', 'accept', 'c', control.connection, 'p', control.participant];
+    case 'close':
+      return ['o', 'close', 'c', control.connection, 'cc', String(control.code), 'cr', control.reason];
+  }
+}
+
+export function decodeOutboxEntry(raw: Buffer[]): OutboxControl | OutboxDelivery | undefined {
+  const f = fieldMap(raw);
+  const text = (name: string) => f.get(name)?.toString();
+  const op = text('o');
+  if (op === undefined) {
+    const data = f.get('d');
+    const connections = text('c');
+    if (!data || !connections) return undefined;
+    const meta = text('m');
+    return { connections: connections.split(','), data, binary: text('b') === '1', ...(meta && { header: expandHeader(JSON.parse(meta)) }) };
+  }
+  const connection = text('c') ?? '';
+  if (op === 'accept') return { op, connection, participant: text('p') ?? '' };
+  if (op === 'close') return { op, connection, code: Number(text('cc') ?? 1011), reason: text('cr') ?? '' };
+  return undefined;
+}
+
+function expandHeader(meta: { k: string; f: string; t?: string[] }): OutboxDelivery['header'] {
+  return { kind: meta.k, from: meta.f, ...(meta.t && { to: meta.t }) };
+}

@@ -1,0 +1,269 @@
+import type { Redis } from 'ioredis';
+import { CLOSE_CODES, PROTOCOL_VERSION, type ErrorCode } from '../protocol';
+import { Gateway, type CloseInfo, type Session } from '../gateway/gateway';
+import { GATEWAY_ID, resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
+import { newHistoryEpoch, parseCursor, type HistoryPosition } from '../gateway/history-cursor';
+import { OutboundMessage } from '../gateway/outbound-message';
+import type { Participant } from '../gateway/participant';
+import { GatewayDatabase } from '../gateway/persistence/gateway-database';
+import { parseRecordsDocument, SpaceRecords } from '../gateway/persistence/space-records';
+import type { AttachOptions, Space } from '../gateway/space';
+import type { SpaceConfig } from '../gateway/space-config';
+import { ClusterAuditSink } from './cluster-audit-sink';
+import { ClusterHistory, historyEntryOf } from './cluster-history';
+import { clusterKeys } from './cluster-keys';
+import { HEARTBEAT_MS, READ_BLOCK_MS, READ_COUNT, WRITE_RETRY_MS } from './cluster-options';
+import { decodeInboxEntry, encodeOutboxControl, routingOf, type ConnectionRef, type InboxEntry } from './cluster-wire';
+import { FencedWriter } from './fenced-writer';
+import { RemoteConnection } from './remote-connection';
+import { randomUUID } from 'node:crypto';
+
+/** The inbox is trimmed up to what the owner's writes account for every this many read batches. */
+const TRIM_INBOX_EVERY = 64;
+
+export interface SpaceOwnerOptions {
+  /** For commands (shared by the node). */
+  redis: Redis;
+  /** A connection of its own for the blocking inbox reads. */
+  blocking: Redis;
+  node: string;
+  config: SpaceConfig;
+  limits?: Partial<GatewayLimits>;
+  /** The fencing token of this takeover. */
+  fence: number;
+  /** The WebSocket URL invite acks hand out. */
+  connectionUrl: () => string;
+  /** Another node took the space over (the fence refused a write): this owner has stopped. */
+  onLost: () => void;
+}
+
+/**
+ * The one node that runs a space's pipeline: the same `Gateway` as a single process, rebuilt from the space's
+ * records and history stream in Redis, fed by the space's inbox (every node's connections, in one order), writing
+ * everything it accepts and everything it delivers through one fenced writer. A takeover binds again the
+ * connections its predecessor had on nodes that are still alive.
+ */
+export class SpaceOwner {
+  private readonly sessions = new Map<string, { session: Session; ref: ConnectionRef }>();
+  private stopped = false;
+  private readonly sweeper: ReturnType<typeof setInterval>;
+  private readonly metaKey: string;
+  private readonly inboxKey: string;
+  private readonly presenceKey: string;
+
+  private constructor(
+    private readonly options: SpaceOwnerOptions,
+    private readonly gateway: Gateway,
+    readonly space: Space,
+    private readonly writer: FencedWriter,
+    private readonly database: GatewayDatabase,
+    private inboxPosition: string,
+  ) {
+    this.metaKey = clusterKeys.meta(space.id);
+    this.inboxKey = clusterKeys.inbox(space.id);
+    this.presenceKey = clusterKeys.presence(space.id);
+    this.sweeper = setInterval(() => void this.sweepStoppedNodes(), HEARTBEAT_MS);
+    this.sweeper.unref();
+  }
+
+  /** Builds the space from what Redis holds, tells every live node, and starts reading the inbox. */
+  static async take(options: SpaceOwnerOptions): Promise<SpaceOwner> {
+    const { redis, config } = options;
+    const limits = resolveLimits(config.limits, options.limits);
+    const metaKey = clusterKeys.meta(config.id);
+    const meta = await redis.hgetall(metaKey);
+    const newest = await redis.xrevrange(clusterKeys.history(config.id), '+', '-', 'COUNT', limits.historySize);
+    const entries = newest.reverse().flatMap(([, fields]) => historyEntryOf(fields) ?? []);
+    let owner: SpaceOwner | undefined;
+    const writer = new FencedWriter(redis, clusterKeys.fence(config.id), options.fence, () => owner?.lose());
+    const epoch = meta.epoch ?? newHistoryEpoch();
+    if (!meta.epoch) writer.set(metaKey, 'epoch', epoch);
+    const initial = meta.records ? parseRecordsDocument(`redis ${metaKey} records`, meta.records) : undefined;
+    const database = GatewayDatabase.open();
+    const gateway = new Gateway({
+      spaces: [config],
+      database,
+      limits: options.limits,
+      audit: new ClusterAuditSink(writer),
+      history: new ClusterHistory({ epoch, entries }, writer, limits.historySize),
+      connectionUrl: options.connectionUrl,
+      records: (id, db) => new SpaceRecords(db, id, { initial, replicate: (document) => writer.set(metaKey, 'records', JSON.stringify(document)) }),
+    });
+    owner = new SpaceOwner(options, gateway, gateway.spaces.get(config.id)!, writer, database, meta.inpos ?? '0-0');
+    await owner.resume();
+    void owner.readInbox();
+    return owner;
+  }
+
+  get lost(): boolean {
+    return this.writer.lost;
+  }
+
+  /** Connections bound here, by node (for status pages and tests). */
+  get connectionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Writes what is pending, then stops (a clean shutdown: the next owner continues from exactly here). */
+  async release(): Promise<void> {
+    this.stopped = true;
+    await this.writer.drained();
+    this.stop();
+  }
+
+  /** Stops at once: nothing more is read, written or timed. */
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.sweeper);
+    this.space.cancelTimers();
+    this.options.blocking.disconnect();
+    this.database.close();
+  }
+
+  private lose(): void {
+    if (this.stopped) return;
+    this.stop();
+    this.options.onLost();
+  }
+
+  /**
+   * The space's connections as the previous owner left them (its presence hash): those of live nodes are bound
+   * again silently, so their clients only notice a pause; participants whose every connection was on a node that
+   * stopped have left, and everyone is told.
+   */
+  private async resume(): Promise<void> {
+    const recorded = Object.entries(await this.options.redis.hgetall(this.presenceKey));
+    const alive = await this.aliveOf(recorded.map(([key]) => refOf(key).node));
+    const left = new Set<string>();
+    for (const [key, value] of recorded) {
+      const { p: participantId, r } = JSON.parse(value) as { p: string; r?: string };
+      const participant = this.space.participants.get(participantId);
+      if (participant && alive.has(refOf(key).node)) {
+        this.bind(refOf(key), participant, { routing: routingOf(r), resumed: true });
+        continue;
+      }
+      this.writer.unset(this.presenceKey, key);
+      if (participant) left.add(participant.id);
+    }
+    for (const id of left) {
+      if (this.space.participants.get(id)?.online) continue;
+      this.space.emit('system/presence', { event: 'leave', participant: { id } });
+      this.space.audit('PARTICIPANT_LEFT', { actor: id, details: { code: CLOSE_CODES.abnormal, reason: 'its node stopped' } });
+    }
+  }
+
+  private async readInbox(): Promise<void> {
+    let batches = 0;
+    while (!this.stopped) {
+      let reply: [Buffer, [Buffer, Buffer[]][]][] | null;
+      try {
+        reply = (await this.options.blocking.xreadBuffer('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.inboxKey, this.inboxPosition)) as typeof reply;
+      } catch (error) {
+        if (this.stopped) return;
+        console.error(`[cluster] reading the inbox of ${this.space.id} failed, will retry:`, (error as Error).message);
+        await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
+        continue;
+      }
+      if (this.stopped || !reply) continue;
+      for (const [, items] of reply) {
+        for (const [id, fields] of items) {
+          this.inboxPosition = id.toString();
+          const entry = decodeInboxEntry(fields);
+          if (!entry) continue;
+          try {
+            this.handle(entry);
+          } catch (error) {
+            console.error(`[cluster] ${this.space.id}: could not handle an inbox entry:`, error);
+          }
+        }
+      }
+      // In the same atomic write as the outcome of these entries: a new owner reads on after exactly these.
+      this.writer.set(this.metaKey, 'inpos', this.inboxPosition);
+      if (++batches % TRIM_INBOX_EVERY === 0) this.writer.trim(this.inboxKey, this.inboxPosition);
+    }
+  }
+
+  private handle(entry: InboxEntry): void {
+    const key = keyOf(entry);
+    switch (entry.op) {
+      case 'attach':
+        return this.attach(entry);
+      case 'frame':
+        this.sessions.get(key)?.session.receive(entry.data, entry.binary);
+        return;
+      case 'detach':
+        return this.end(key, { code: entry.code, reason: entry.reason });
+    }
+  }
+
+  private attach(entry: Extract<InboxEntry, { op: 'attach' }>): void {
+    const participant = this.gateway.authenticate(this.space, entry.token, { via: 'websocket', address: entry.address });
+    if (!participant) return this.refuse(entry, 'invalid_token', 'unknown or revoked token');
+    if (entry.claimedId !== undefined && entry.claimedId !== participant.id) {
+      return this.refuse(entry, 'identity_mismatch', `this token does not authenticate "${entry.claimedId}"`);
+    }
+    let after: HistoryPosition | undefined;
+    try {
+      after = entry.after === undefined ? undefined : parseCursor(entry.after);
+    } catch {
+      after = 'start'; // the node checked it at the upgrade; never reached
+    }
+    this.writer.append(clusterKeys.nodeOutbox(entry.node), 0, encodeOutboxControl({ op: 'accept', connection: entry.connection, participant: participant.id }));
+    this.bind(entry, participant, { routing: entry.routing, after, exclusive: entry.exclusive });
+  }
+
+  /** Binds a connection here and records it in the presence hash (in the same write as its welcome). */
+  private bind(ref: ConnectionRef, participant: Participant, options: AttachOptions): void {
+    const key = keyOf(ref);
+    const connection = new RemoteConnection({ node: ref.node, connection: ref.connection }, this.writer, (close) => this.end(key, close));
+    this.sessions.set(key, { session: this.gateway.connect(this.space, participant, connection, options), ref: connection.ref });
+    if (!options.resumed) this.writer.set(this.presenceKey, key, JSON.stringify({ p: participant.id, ...(options.routing && { r: options.routing }) }));
+  }
+
+  private end(key: string, close: CloseInfo): void {
+    const bound = this.sessions.get(key);
+    if (!bound) return;
+    this.sessions.delete(key);
+    this.writer.unset(this.presenceKey, key);
+    bound.session.end(close);
+  }
+
+  /** A refused join: told why, then closed with 4401, as a single gateway does after an upgrade. */
+  private refuse(ref: ConnectionRef, error: ErrorCode, message: string): void {
+    const envelope = { protocol: PROTOCOL_VERSION, id: randomUUID(), ts: new Date().toISOString(), from: GATEWAY_ID, kind: 'system/error', payload: { error, message } };
+    const outbox = clusterKeys.nodeOutbox(ref.node);
+    this.writer.deliver(outbox, ref.connection, new OutboundMessage(Buffer.from(JSON.stringify(envelope)), undefined, Date.now()));
+    this.writer.append(outbox, 0, encodeOutboxControl({ op: 'close', connection: ref.connection, code: CLOSE_CODES.unauthorized, reason: message.slice(0, 120) }));
+  }
+
+  /** Connections of nodes whose heartbeat expired are gone: their participants leave (and may reconnect anywhere). */
+  private async sweepStoppedNodes(): Promise<void> {
+    if (this.sessions.size === 0) return;
+    let alive: Set<string>;
+    try {
+      alive = await this.aliveOf([...this.sessions.values()].map((b) => b.ref.node));
+    } catch {
+      return; // Redis unreachable: no node can be judged stopped
+    }
+    if (this.stopped) return;
+    for (const [key, bound] of this.sessions) {
+      if (!alive.has(bound.ref.node)) this.end(key, { code: CLOSE_CODES.abnormal, reason: `node ${bound.ref.node} stopped` });
+    }
+  }
+
+  /** Which of these nodes still have a heartbeat. */
+  private async aliveOf(nodes: string[]): Promise<Set<string>> {
+    const distinct = [...new Set(nodes)];
+    const answers = await Promise.all(distinct.map((node) => this.options.redis.exists(clusterKeys.nodeAlive(node))));
+    return new Set(distinct.filter((_, i) => answers[i] === 1));
+  }
+}
+
+function keyOf(ref: ConnectionRef): string {
+  return `${ref.node}\n${ref.connection}`;
+}
+
+function refOf(key: string): ConnectionRef {
+  const at = key.indexOf('\n');
+  return { node: key.slice(0, at), connection: key.slice(at + 1) };
+}

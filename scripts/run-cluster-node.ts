@@ -1,0 +1,36 @@
+import { gatewayEnv, loadSpaceConfig, SpaceConfigError, type GatewayServerOptions } from '../lib/gateway';
+import { ClusterNode } from '../lib/cluster/cluster-node';
+
+/** The Redis URL without its password, for the log. */
+function redacted(url: string): string {
+  return url.replace(/\/\/([^@/]*)@/, '//***@');
+}
+
+/**
+ * Starts one node of a cluster (`MEW_REDIS_URL`, `MEW_NODE_ID`) on the same settings as a single gateway (PORT,
+ * HOST, MEW_SPACE_CONFIG), and leaves the cluster cleanly on SIGINT/SIGTERM (its spaces move at once).
+ */
+export async function runClusterNode(mode: string, redisUrl: string, extra: Pick<GatewayServerOptions, 'fallback' | 'leaveOtherUpgrades'> = {}): Promise<ClusterNode> {
+  const env = gatewayEnv(process.cwd());
+  let node: ClusterNode;
+  try {
+    node = new ClusterNode({ redisUrl, nodeId: process.env.MEW_NODE_ID || undefined, spaces: env.configPaths.map((p) => loadSpaceConfig(p)), ...extra });
+  } catch (e) {
+    if (!(e instanceof SpaceConfigError)) throw e;
+    console.error(`Cannot start: ${e.message}`);
+    process.exit(1);
+  }
+  const port = await node.listen(env.port, env.host);
+  const base = `${env.host}:${port}`;
+  console.log(
+    [
+      `MEW Dashboard (${mode}, cluster node ${node.nodeId}) on http://${base}  ·  gateway ws://${base}/ws  ·  Redis ${redacted(redisUrl)}`,
+      `  owns now: ${node.ownedSpaces.join(', ') || 'nothing'} (GET /cluster tells who owns what)`,
+      '  spaces, tokens, history and audit live in Redis; launched agents and the rules supervisor run with a single gateway only',
+    ].join('\n'),
+  );
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void node.close().then(() => process.exit(0)));
+  }
+  return node;
+}
