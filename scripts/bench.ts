@@ -3,8 +3,10 @@
  * against two bare relays (scripts/bare-relay.ts: naive, and batched = the gateway's write path without any
  * parsing or checks) in the same run, then prints deliveries/s, latency percentiles and server CPU µs per
  * delivery. gateway ÷ batched relay is what enforcement costs. Then the MCP bridge's added latency per tools/call
- * (scripts/bench-bridge.ts). Numbers, not assertions: tests never time anything.
- * Options: MEW_LOAD (path to mew-load.mjs), BENCH_SCALE (message-count multiplier, default 1), BENCH_BRIDGE=off.
+ * (scripts/bench-bridge.ts), and cluster mode on Redis with 1, 2 and 3 nodes (scripts/bench-cluster.ts). Numbers, not
+ * assertions: tests never time anything.
+ * Options: MEW_LOAD (path to mew-load.mjs), BENCH_SCALE (message-count multiplier, default 1), BENCH_BRIDGE=off,
+ * BENCH_CLUSTER=off.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { benchBridge } from './bench-bridge';
+import { benchCluster } from './bench-cluster';
 import { benchRules } from './bench-rules';
 import { benchSupervisor } from './bench-supervisor';
 
@@ -145,4 +148,5 @@ await main();
 if (process.env.BENCH_BRIDGE !== 'off') await benchBridge();
 benchRules();
 await benchSupervisor();
+if (process.env.BENCH_CLUSTER !== 'off') await benchCluster();
 process.exit(0);

@@ -2,7 +2,9 @@ import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spaceConfig, TestClient } from '../gateway/testing';
+import { OutboundMessage } from '../gateway/outbound-message';
 import { clusterKeys } from './cluster-keys';
+import { decodeOutboxEntry, type OutboxDelivery } from './cluster-wire';
 import { FencedWriter } from './fenced-writer';
 import { SpaceLease } from './space-lease';
 import { chat, joiner, startNode, startRedis, type TestNode, type TestRedis } from './testing';
@@ -123,6 +125,35 @@ describe('cluster mode: one order for security state', () => {
       if (f.payload.text === 'before') break;
     }
     expect(texts).toEqual(['before']);
+  });
+});
+
+describe('fenced writer', () => {
+  it('splits a large turn into several outbox entries without losing or reordering a delivery', async () => {
+    const r = new Redis(redis.url);
+    try {
+      await r.set(clusterKeys.fence('w'), '7');
+      const writer = new FencedWriter(r, clusterKeys.fence('w'), 7, () => undefined);
+      const outbox = clusterKeys.nodeOutbox('n1');
+      const count = 2_000; // several times what one entry holds
+      for (let i = 0; i < count; i++) {
+        const message = new OutboundMessage(Buffer.from(`m${i}`), undefined, Date.now());
+        writer.deliver(outbox, 'a', message);
+        writer.deliver(outbox, 'b', message);
+      }
+      await writer.drained();
+      const entries = await r.xrangeBuffer(outbox, '-', '+');
+      expect(entries.length).toBeGreaterThan(1);
+      const items = entries.flatMap(([, fields]) => decodeOutboxEntry(fields)) as OutboxDelivery[];
+      const receivedBy = (connection: string) => items.filter((d) => d.connections.includes(connection)).map((d) => d.data.toString());
+      const all = Array.from({ length: count }, (_, i) => `m${i}`);
+      expect(receivedBy('a')).toEqual(all);
+      expect(receivedBy('b')).toEqual(all);
+      // One item names both connections, except where an entry filled up between them.
+      expect(items.length).toBeLessThan(count + entries.length);
+    } finally {
+      r.disconnect();
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { HISTORY_START_CURSOR } from '../protocol';
 import { clusterKeys } from './cluster-keys';
 import { defaultNodeId, HEARTBEAT_MS, LEASE_RETRY_MS, NODE_TTL_MS, READ_BLOCK_MS, READ_COUNT, WRITE_RETRY_MS, type ClusterOptions } from './cluster-options';
 import { decodeOutboxEntry, encodeInboxEntry, type InboxEntry, type OutboxControl, type OutboxDelivery } from './cluster-wire';
+import { MAX_ENTRY_FIELDS } from './fenced-writer';
 import { SpaceLease } from './space-lease';
 import { SpaceOwner } from './space-owner';
 
@@ -47,6 +48,8 @@ export class ClusterNode {
   private readonly leases = new Map<string, SpaceLease>();
   private readonly owners = new Map<string, { owner: SpaceOwner; fence: number }>();
   private readonly connections = new Map<string, EdgeConnection>();
+  /** What this turn forwards, by space, in order. */
+  private readonly forwarding = new Map<string, (string | Buffer)[]>();
   private readonly transport: WsTransport;
   private nextConnection = 0;
   private closed = false;
@@ -231,8 +234,27 @@ export class ClusterNode {
     };
   }
 
+  /** Queues an item for the space's inbox: what this turn forwards to a space is one stream entry. */
   private send(space: string, entry: InboxEntry): void {
-    this.redis.xadd(clusterKeys.inbox(space), '*', ...encodeInboxEntry(entry)).catch((error: Error) => {
+    let fields = this.forwarding.get(space);
+    if (fields && fields.length >= MAX_ENTRY_FIELDS) {
+      this.forwardNow(space, fields);
+      fields = undefined;
+    }
+    if (!fields) {
+      this.forwarding.set(space, (fields = []));
+      if (this.forwarding.size === 1) setImmediate(this.forwardAll);
+    }
+    for (const field of encodeInboxEntry(entry)) fields.push(field);
+  }
+
+  private readonly forwardAll = (): void => {
+    for (const [space, fields] of this.forwarding) this.forwardNow(space, fields);
+    this.forwarding.clear();
+  };
+
+  private forwardNow(space: string, fields: (string | Buffer)[]): void {
+    this.redis.xadd(clusterKeys.inbox(space), '*', ...fields).catch((error: Error) => {
       console.error(`[cluster] ${this.nodeId}: forwarding to ${space} failed:`, error.message);
     });
   }
@@ -255,8 +277,7 @@ export class ClusterNode {
       for (const [, items] of reply) {
         for (const [id, fields] of items) {
           position = id.toString();
-          const entry = decodeOutboxEntry(fields);
-          if (entry) this.apply(entry);
+          for (const item of decodeOutboxEntry(fields)) this.apply(item);
         }
       }
       // Read entries are this node's alone: dropping them keeps the stream short.

@@ -2,7 +2,8 @@ import type { RoutingMode } from '../gateway/participant';
 
 /**
  * What nodes write to a space's inbox and what owners write to a node's outbox: Redis stream entries, flat
- * field/value lists. Field names are one letter: every frame a client sends becomes one inbox entry.
+ * field/value lists. One entry carries every item of a turn of the event loop (Redis keeps repeated fields in
+ * order); each item starts with its `o` field. Field names are short: under load every frame is an item.
  */
 
 /** A connection of node `node` (ids are unique per node), as the owner addresses it. */
@@ -66,19 +67,30 @@ export function encodeInboxEntry(entry: InboxEntry): Fields {
   return fields;
 }
 
-/** Reads a stream entry's fields (as Buffers) into a map; values stay Buffers so frame bytes are never re-encoded. */
-function fieldMap(raw: Buffer[]): Map<string, Buffer> {
-  const map = new Map<string, Buffer>();
-  for (let i = 0; i + 1 < raw.length; i += 2) map.set(raw[i].toString(), raw[i + 1]);
-  return map;
+/**
+ * Splits a stream entry's fields (as Buffers) into its items, each a map from field to value; values stay Buffers
+ * so frame bytes are never copied or re-encoded.
+ */
+function itemsOf(raw: Buffer[]): Map<string, Buffer>[] {
+  const items: Map<string, Buffer>[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toString();
+    if (name === 'o' || items.length === 0) items.push(new Map());
+    items[items.length - 1].set(name, raw[i + 1]);
+  }
+  return items;
 }
 
 export function routingOf(value: string | undefined): RoutingMode | undefined {
   return value === 'directed' || value === 'broadcast' ? value : undefined;
 }
 
-export function decodeInboxEntry(raw: Buffer[]): InboxEntry | undefined {
-  const f = fieldMap(raw);
+/** The items of one inbox stream entry, in order. */
+export function decodeInboxEntry(raw: Buffer[]): InboxEntry[] {
+  return itemsOf(raw).flatMap((item) => decodeInboxItem(item) ?? []);
+}
+
+function decodeInboxItem(f: Map<string, Buffer>): InboxEntry | undefined {
   const text = (name: string) => f.get(name)?.toString();
   const node = text('n');
   const connection = text('c');
@@ -105,11 +117,23 @@ export function encodeOutboxControl(control: OutboxControl): Fields {
   }
 }
 
-export function decodeOutboxEntry(raw: Buffer[]): OutboxControl | OutboxDelivery | undefined {
-  const f = fieldMap(raw);
+/** The items of one outbox stream entry, in order. */
+export function decodeOutboxEntry(raw: Buffer[]): (OutboxControl | OutboxDelivery)[] {
+  return itemsOf(raw).flatMap((item) => decodeOutboxItem(item) ?? []);
+}
+
+/** A delivery item's fields: `o` `deliver`, `c` the connections, `d` the bytes, then `m` and `b` when they apply. */
+export function deliveryFields(connection: string, data: Buffer, header: string | undefined, binary: boolean): (string | Buffer)[] {
+  const fields: (string | Buffer)[] = ['o', 'deliver', 'c', connection, 'd', data];
+  if (header !== undefined) fields.push('m', header);
+  if (binary) fields.push('b', '1');
+  return fields;
+}
+
+function decodeOutboxItem(f: Map<string, Buffer>): OutboxControl | OutboxDelivery | undefined {
   const text = (name: string) => f.get(name)?.toString();
   const op = text('o');
-  if (op === undefined) {
+  if (op === 'deliver') {
     const data = f.get('d');
     const connections = text('c');
     if (!data || !connections) return undefined;

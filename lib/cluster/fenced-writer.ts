@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { OutboundMessage } from '../gateway/outbound-message';
+import { deliveryFields } from './cluster-wire';
 import { RedisScript } from './redis-script';
 import { WRITE_RETRY_MS } from './cluster-options';
 
@@ -41,6 +42,9 @@ return 1
 
 type Arg = string | Buffer;
 
+/** Fields of one stream entry at most: Lua's `unpack` (the script's XADD) takes a few thousand values. */
+export const MAX_ENTRY_FIELDS = 4_000;
+
 /**
  * Everything a space's owner writes (history, deliveries to nodes, records, audit, its inbox position) goes
  * through here: appended in order during a turn of the event loop, written as one fenced script after it, one
@@ -53,7 +57,9 @@ export class FencedWriter {
   private writing = false;
   private scheduled = false;
   private fenced = false;
-  /** The delivery being grouped: one XADD per message and node, its connection list grown in place. */
+  /** Each node's outbox entry of this batch (its items in order), written after the other ops. */
+  private outboxes = new Map<string, Arg[]>();
+  /** The delivery being grouped: one item per message and node, its connection list grown in place. */
   private grouping?: { message: OutboundMessage; slots: Map<string, number> };
   private idle: (() => void)[] = [];
 
@@ -87,23 +93,47 @@ export class FencedWriter {
   }
 
   /**
-   * Delivers `message` to connection `connection` of `node`: the fan-out of one message to many connections of a
-   * node is one stream entry naming them all, its bytes written once.
+   * Delivers `message` to connection `connection` of a node: one item of the node's outbox entry for this write
+   * names every connection of that node the message goes to, its bytes written once.
    */
   deliver(outboxKey: string, connection: string, message: OutboundMessage): void {
+    const items = this.outboxItems(outboxKey); // first: sealing a full entry ends the grouping
     if (this.grouping?.message !== message) this.grouping = { message, slots: new Map() };
     const slot = this.grouping.slots.get(outboxKey);
     if (slot !== undefined) {
-      this.ops[slot] = `${this.ops[slot] as string},${connection}`;
+      items[slot] = `${items[slot] as string},${connection}`;
       return;
     }
     const envelope = message.envelope;
-    const fields: Arg[] = ['c', connection, 'd', message.data];
     // What the node's transport needs to batch routine traffic, without parsing the bytes again.
-    if (envelope) fields.push('m', JSON.stringify({ k: envelope.kind, f: envelope.from, ...(envelope.to && { t: envelope.to }) }));
-    if (message.binary) fields.push('b', '1');
-    this.append(outboxKey, 0, fields);
-    this.grouping.slots.set(outboxKey, this.ops.length - fields.length + 1);
+    const header = envelope && JSON.stringify({ k: envelope.kind, f: envelope.from, ...(envelope.to && { t: envelope.to }) });
+    this.grouping.slots.set(outboxKey, items.length + 3);
+    items.push(...deliveryFields(connection, message.data, header, message.binary));
+  }
+
+  /** Adds a control item (accept, close) to the node's outbox entry for this write, after its deliveries so far. */
+  control(outboxKey: string, fields: Arg[]): void {
+    this.outboxItems(outboxKey).push(...fields);
+  }
+
+  /** This write's outbox entry of a node: written as one XADD when the batch goes (or when it is full). */
+  private outboxItems(outboxKey: string): Arg[] {
+    let items = this.outboxes.get(outboxKey);
+    if (items && items.length >= MAX_ENTRY_FIELDS) {
+      this.pushEntry(outboxKey, items);
+      this.grouping = undefined; // its slot was in the entry just sealed
+      items = undefined;
+    }
+    if (!items) {
+      this.outboxes.set(outboxKey, (items = []));
+      this.schedule();
+    }
+    return items;
+  }
+
+  private pushEntry(key: string, fields: Arg[]): void {
+    this.ops.push('X', key, '0', String(fields.length));
+    for (const field of fields) this.ops.push(field); // not spread: an entry may hold thousands
   }
 
   /** Resolves once everything appended so far is written (or can never be). */
@@ -115,17 +145,28 @@ export class FencedWriter {
   private push(...args: Arg[]): void {
     if (this.fenced) return;
     for (const arg of args) this.ops.push(arg);
-    if (!this.scheduled && !this.writing) {
-      this.scheduled = true;
-      setImmediate(this.write);
-    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.writing || this.fenced) return;
+    this.scheduled = true;
+    setImmediate(this.write);
+  }
+
+  /** Moves the outbox entries of this batch into the ops (their order among the other ops does not matter). */
+  private takeOps(): Arg[] {
+    for (const [key, items] of this.outboxes) this.pushEntry(key, items);
+    this.outboxes = new Map();
+    this.grouping = undefined;
+    const ops = this.ops;
+    this.ops = [];
+    return ops;
   }
 
   private readonly write = async (): Promise<void> => {
     this.scheduled = false;
-    const ops = this.ops;
-    this.ops = [];
-    this.grouping = undefined;
+    const ops = this.takeOps();
     if (this.fenced || ops.length === 0) return this.settle();
     this.writing = true;
     try {
@@ -133,17 +174,17 @@ export class FencedWriter {
       if (applied !== 1) {
         this.fenced = true;
         this.ops = [];
+        this.outboxes = new Map();
         this.onFenced();
       }
     } catch (error) {
       this.onError(error as Error);
-      this.ops = [...ops, ...this.ops]; // in order, before what came meanwhile
-      this.grouping = undefined; // its slots pointed into the array before this one
+      this.ops = [...ops, ...this.takeOps()]; // in order, before what came meanwhile
       await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
     } finally {
       this.writing = false;
     }
-    if (this.ops.length > 0 && !this.fenced) return this.write();
+    if ((this.ops.length > 0 || this.outboxes.size > 0) && !this.fenced) return this.write();
     this.settle();
   };
 

@@ -29,7 +29,7 @@ export class RemoteConnection implements Connection {
   close(code: number, reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    this.writer.append(this.outbox, 0, encodeOutboxControl({ op: 'close', connection: this.ref.connection, code, reason }));
+    this.writer.control(this.outbox, encodeOutboxControl({ op: 'close', connection: this.ref.connection, code, reason }));
     // Not in the middle of a fan-out that may have called us: the leave it broadcasts comes after that message.
     queueMicrotask(() => this.closing({ code, reason }));
   }

@@ -168,12 +168,12 @@ export class SpaceOwner {
       for (const [, items] of reply) {
         for (const [id, fields] of items) {
           this.inboxPosition = id.toString();
-          const entry = decodeInboxEntry(fields);
-          if (!entry) continue;
-          try {
-            this.handle(entry);
-          } catch (error) {
-            console.error(`[cluster] ${this.space.id}: could not handle an inbox entry:`, error);
+          for (const entry of decodeInboxEntry(fields)) {
+            try {
+              this.handle(entry);
+            } catch (error) {
+              console.error(`[cluster] ${this.space.id}: could not handle an inbox entry:`, error);
+            }
           }
         }
       }
@@ -208,7 +208,7 @@ export class SpaceOwner {
     } catch {
       after = 'start'; // the node checked it at the upgrade; never reached
     }
-    this.writer.append(clusterKeys.nodeOutbox(entry.node), 0, encodeOutboxControl({ op: 'accept', connection: entry.connection, participant: participant.id }));
+    this.writer.control(clusterKeys.nodeOutbox(entry.node), encodeOutboxControl({ op: 'accept', connection: entry.connection, participant: participant.id }));
     this.bind(entry, participant, { routing: entry.routing, after, exclusive: entry.exclusive });
   }
 
@@ -233,7 +233,7 @@ export class SpaceOwner {
     const envelope = { protocol: PROTOCOL_VERSION, id: randomUUID(), ts: new Date().toISOString(), from: GATEWAY_ID, kind: 'system/error', payload: { error, message } };
     const outbox = clusterKeys.nodeOutbox(ref.node);
     this.writer.deliver(outbox, ref.connection, new OutboundMessage(Buffer.from(JSON.stringify(envelope)), undefined, Date.now()));
-    this.writer.append(outbox, 0, encodeOutboxControl({ op: 'close', connection: ref.connection, code: CLOSE_CODES.unauthorized, reason: message.slice(0, 120) }));
+    this.writer.control(outbox, encodeOutboxControl({ op: 'close', connection: ref.connection, code: CLOSE_CODES.unauthorized, reason: message.slice(0, 120) }));
   }
 
   /** Connections of nodes whose heartbeat expired are gone: their participants leave (and may reconnect anywhere). */

@@ -1,0 +1,140 @@
+/**
+ * Cluster lines of `npm run bench` (#16): the same chat broadcast load against one plain gateway and against 1, 2
+ * and 3 cluster nodes on one Redis, the load's connections spread round-robin over the nodes by a TCP balancer in
+ * this process. CPU per delivery counts every node and Redis (a cluster's cost is all of it); the added latency of
+ * a cross-node delivery compares two participants on two nodes with the same two on one plain gateway, both
+ * through the balancer. Numbers, not assertions. BENCH_CLUSTER=off skips it; it needs Debian's redis-server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { Redis } from 'ioredis';
+import { freePort } from '../lib/gateway/testing';
+import { startRedis } from '../lib/cluster/testing';
+
+const root = process.cwd();
+const loadDir = resolve(process.env.MEW_LOAD ? resolve(process.env.MEW_LOAD, '..') : resolve(root, '../shared/tools/mew-load'));
+const scale = Number(process.env.BENCH_SCALE ?? 1);
+const BROADCAST = ['--participants', '50', '--senders', '5', '--messages', String(2000 * scale)];
+const PAIR = ['--participants', '2', '--senders', '1', '--rate', '200', '--messages', String(2000 * scale)];
+
+interface LoadResult {
+  lost: number;
+  errors: number;
+  duration_s: number;
+  all_deliveries_per_s: number;
+  latency_ms: { p50: number; p99: number };
+}
+
+/** utime + stime of a process, in µs (from /proc; clock ticks are 100 Hz on Linux). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** A round-robin TCP balancer: each new connection goes to the next target. */
+function balancer(targets: number[]): Promise<{ port: number; server: Server }> {
+  let next = 0;
+  const server = createServer((client) => {
+    const upstream = createConnection(targets[next++ % targets.length], '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    const drop = () => (client.destroy(), upstream.destroy());
+    client.on('error', drop);
+    upstream.on('error', drop);
+  });
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ port: (server.address() as { port: number }).port, server })));
+}
+
+async function startGateway(config: string, dir: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/gateway.ts'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MEW_SPACE_CONFIG: config, MEW_DATA_DIR: dir, NODE_ENV: 'production', ...env },
+  });
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return { child, port };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('a gateway did not start');
+}
+
+/** Runs mew-load through the balancer (asynchronously: the balancer lives on this event loop); CPU is that of `pids`. */
+async function load(port: number, args: string[], pids: number[]): Promise<LoadResult & { cpuPerDelivery: number }> {
+  const before = pids.reduce((sum, pid) => sum + cpuMicros(pid), 0);
+  const child = spawn(
+    process.execPath,
+    [join(loadDir, 'mew-load.mjs'), '--url', `ws://127.0.0.1:${port}/ws`, '--space', 'bench', '--config', join(loadDir, 'configs/participants-50.json'), '--json', '--timeout', '120', ...args],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  await new Promise((done) => child.once('exit', done));
+  const after = pids.reduce((sum, pid) => sum + cpuMicros(pid), 0);
+  const line = stdout.trim().split('\n').at(-1);
+  if (!line) throw new Error(`mew-load printed nothing: ${stderr}`);
+  const result = JSON.parse(line) as LoadResult;
+  const deliveries = result.all_deliveries_per_s * result.duration_s;
+  return { ...result, cpuPerDelivery: deliveries ? (after - before) / deliveries : NaN };
+}
+
+export async function benchCluster(): Promise<void> {
+  if (!existsSync(process.env.REDIS_SERVER ?? '/usr/bin/redis-server')) {
+    console.log('\ncluster: skipped (redis-server is not installed; apt-get install -y redis-server)');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'mew-bench-cluster-'));
+  const space = parseYaml(readFileSync(join(loadDir, 'configs/space-bench.yaml'), 'utf8'));
+  space.limits = { rate_per_second: 1_000_000, rate_burst: 1_000_000, max_buffered_bytes: 64 * 1024 * 1024 };
+  const config = join(dir, 'space.json');
+  writeFileSync(config, JSON.stringify(space));
+  const redis = await startRedis();
+  const redisPid = Number((await new Redis(redis.url).info('server').then((info) => /process_id:(\d+)/.exec(info)?.[1])) ?? 0);
+  console.log('\nCluster (#16): 50 participants × 5 senders chat broadcast, connections round-robin over the nodes; CPU = all nodes + Redis');
+  const header = `${'target'.padEnd(22)} ${'deliv/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'µs/deliv'.padStart(9)} ${'lost'.padStart(5)} ${'errors'.padStart(6)}`;
+  console.log(header);
+  console.log('-'.repeat(header.length));
+  const row = (target: string, r: Awaited<ReturnType<typeof load>>) =>
+    console.log(`${target.padEnd(22)} ${String(Math.round(r.all_deliveries_per_s)).padStart(9)} ${String(r.latency_ms.p50).padStart(7)} ${String(r.latency_ms.p99).padStart(7)} ${r.cpuPerDelivery.toFixed(2).padStart(9)} ${String(r.lost).padStart(5)} ${String(r.errors).padStart(6)}`);
+  const pair: Record<string, LoadResult> = {};
+  try {
+    const single = await startGateway(config, join(dir, 'single'), {});
+    const front = await balancer([single.port]);
+    try {
+      row('single gateway', await load(front.port, BROADCAST, [single.child.pid!]));
+      pair.single = await load(front.port, PAIR, [single.child.pid!]);
+    } finally {
+      front.server.close();
+      single.child.kill('SIGTERM');
+    }
+    for (const count of [1, 2, 3]) {
+      const flush = new Redis(redis.url);
+      await flush.flushall();
+      flush.disconnect();
+      const nodes = [];
+      for (let i = 0; i < count; i++) nodes.push(await startGateway(config, join(dir, `n${count}-${i}`), { MEW_REDIS_URL: redis.url, MEW_NODE_ID: `bench-${count}-${i}` }));
+      const cluster = await balancer(nodes.map((n) => n.port));
+      try {
+        row(`cluster, ${count} node${count > 1 ? 's' : ''}`, await load(cluster.port, BROADCAST, [...nodes.map((n) => n.child.pid!), redisPid]));
+        if (count === 2) pair.cross = await load(cluster.port, PAIR, [...nodes.map((n) => n.child.pid!), redisPid]);
+      } finally {
+        cluster.server.close();
+        for (const node of nodes) node.child.kill('SIGTERM');
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    if (pair.single && pair.cross) {
+      const added = (p: 'p50' | 'p99') => (pair.cross.latency_ms[p] - pair.single.latency_ms[p]).toFixed(2);
+      console.log(
+        `cross-node delivery (sender and receiver on two nodes, 200 msg/s): p50 ${pair.cross.latency_ms.p50} / p99 ${pair.cross.latency_ms.p99} ms; ` +
+          `one plain gateway: p50 ${pair.single.latency_ms.p50} / p99 ${pair.single.latency_ms.p99} ms; added p50 ${added('p50')} / p99 ${added('p99')} ms`,
+      );
+    }
+  } finally {
+    await redis.stop();
+  }
+}
