@@ -1,10 +1,12 @@
 /**
  * The app's one server: Next (pages, route handlers, HMR in dev) and the MEW gateway (`/ws` plus its HTTP
- * endpoints) on a single port. Settings: PORT, HOST (127.0.0.1), MEW_SPACE_CONFIG, MEW_DATA_DIR.
+ * endpoints) on a single port. Settings: PORT, HOST (127.0.0.1), MEW_SPACE_CONFIG, MEW_DATA_DIR; with MEW_REDIS_URL
+ * (and MEW_NODE_ID) it is one node of a cluster on that Redis instead.
  */
 import next from 'next';
 import { gatewayEnv } from './lib/gateway';
 import { runGatewayServer } from './scripts/run-gateway-server';
+import { runClusterNode } from './scripts/run-cluster-node';
 
 // Next reads this when it starts (below), so it still applies although the imports above run first.
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
@@ -14,8 +16,11 @@ const app = next({ dev, hostname: host, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
-await runGatewayServer(dev ? 'dev' : 'production', {
-  fallback: (req, res) => void handle(req, res),
+const serving = {
+  fallback: (req: Parameters<typeof handle>[0], res: Parameters<typeof handle>[1]) => void handle(req, res),
   // In dev, Next registers its own upgrade listener (HMR on /_next/hmr) at the first request.
   leaveOtherUpgrades: dev,
-});
+};
+const redisUrl = process.env.MEW_REDIS_URL;
+if (redisUrl) await runClusterNode(dev ? 'dev' : 'production', redisUrl, serving);
+else await runGatewayServer(dev ? 'dev' : 'production', serving);

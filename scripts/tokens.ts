@@ -1,15 +1,18 @@
 /**
  * `npm run tokens -- --space demo [participant]`: prints the tokens the gateway minted for a space (read-only, from
- * MEW_DATA_DIR's database), one `id token` line each, or the bare token of one participant (`admin` for the admin
- * token). For operators and scripts; tokens are secrets, so nothing else prints them.
+ * MEW_DATA_DIR's database, or from Redis when MEW_REDIS_URL is set), one `id token` line each, or the bare token of
+ * one participant (`admin` for the admin token). For operators and scripts; tokens are secrets, so nothing else
+ * prints them.
  */
 import { parseArgs } from 'node:util';
 import { gatewayEnv, PersistenceError, readStoredTokens } from '../lib/gateway';
+import { readClusterTokens } from '../lib/cluster/cluster-tokens';
 
 const { values, positionals } = parseArgs({ options: { space: { type: 'string', default: 'demo' } }, allowPositionals: true });
 const { dataDir } = gatewayEnv(process.cwd());
 try {
-  const tokens = readStoredTokens(dataDir, values.space);
+  const redisUrl = process.env.MEW_REDIS_URL;
+  const tokens = redisUrl ? await readClusterTokens(redisUrl, values.space) : readStoredTokens(dataDir, values.space);
   const all: Record<string, string> = { ...tokens.participants, ...(tokens.admin ? { admin: tokens.admin } : {}) };
   const [wanted] = positionals;
   if (wanted !== undefined) {

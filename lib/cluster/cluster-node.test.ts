@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { spaceConfig, TestClient } from '../gateway/testing';
+import { spaceConfig, TestClient, tokenOf } from '../gateway/testing';
 import { OutboundMessage } from '../gateway/outbound-message';
 import { clusterKeys } from './cluster-keys';
 import { decodeOutboxEntry, type OutboxDelivery } from './cluster-wire';
@@ -125,6 +125,26 @@ describe('cluster mode: one order for security state', () => {
       if (f.payload.text === 'before') break;
     }
     expect(texts).toEqual(['before']);
+  });
+});
+
+describe('cluster mode over HTTP', () => {
+  it('serves a space\'s HTTP endpoints on any node, from its owner', async () => {
+    const [a, b] = await cluster(2);
+    const owner = a.node.ownedSpaces.includes('s1') ? a : b;
+    const other = owner === a ? b : a;
+    const boss = await join(owner, 'boss');
+    const auth = { Authorization: `Bearer ${tokenOf('bob')}`, 'Content-Type': 'application/json' };
+    const posted = await fetch(other.httpUrl('/participants/bob/messages?space=s1'), { method: 'POST', headers: auth, body: JSON.stringify(chat('over http')) });
+    expect(posted.status).toBe(202);
+    expect((await boss.next((f) => f.kind === 'chat' && f.from === 'bob')).payload.text).toBe('over http');
+    const page = (await (await fetch(other.httpUrl('/participants/bob/messages?space=s1&after=0'), { headers: auth })).json()) as { messages: { kind: string }[] };
+    expect(page.messages.some((m) => m.kind === 'chat')).toBe(true);
+    const refused = await fetch(other.httpUrl('/participants/bob/messages?space=s1'), { method: 'POST', headers: { ...auth, Authorization: 'Bearer wrong' }, body: '{}' });
+    expect(refused.status).toBe(401);
+    const rules = await fetch(other.httpUrl('/api/spaces/s1/rules'), { headers: auth });
+    expect(rules.status).toBe(501);
+    expect(((await rules.json()) as { error: string }).error).toBe('not_in_cluster_mode');
   });
 });
 

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Redis } from 'ioredis';
 import { formatCursor, type HistoryPosition } from '../gateway/history-cursor';
 import { resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
@@ -25,6 +25,13 @@ export interface ClusterNodeOptions extends ClusterOptions {
   /** Upgrades on other paths are left to another listener (Next's HMR in dev). */
   leaveOtherUpgrades?: boolean;
 }
+
+/** Paths of the gateway's HTTP API (served by each space's owner); anything else is the app's. */
+const GATEWAY_API_PATH = /^\/(participants|admin|api\/spaces|api\/push)\//;
+/** The space a path names (`/api/spaces/{space}/…`, `/admin/spaces/{space}/…`); else `?space=`, else the default. */
+const SPACE_IN_PATH = /^\/(?:api|admin)\/spaces\/([^/]+)\//;
+/** Marks a request one node forwarded to another: it is never forwarded again. */
+const FORWARDED_HEADER = 'x-mew-forwarded-by';
 
 /** One of this node's sockets, and whether it asked for coalescing (applied once the owner says who it is). */
 interface EdgeConnection {
@@ -137,7 +144,7 @@ export class ClusterNode {
   }
 
   private serveHttp(req: IncomingMessage, res: ServerResponse): void {
-    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    const { pathname, searchParams } = new URL(req.url ?? '/', 'http://localhost');
     if (pathname === '/healthz' || pathname === '/health') return sendJson(res, 200, { ok: true, node: this.nodeId });
     if (pathname === '/cluster') {
       void this.status().then(
@@ -146,8 +153,32 @@ export class ClusterNode {
       );
       return;
     }
-    if (this.options.fallback) return this.options.fallback(req, res);
-    sendError(res, 'not_found', 'no such endpoint (a cluster node serves /ws, /healthz and /cluster)');
+    if (!GATEWAY_API_PATH.test(pathname)) {
+      if (this.options.fallback) return this.options.fallback(req, res);
+      return sendError(res, 'not_found', 'no such endpoint');
+    }
+    const space = SPACE_IN_PATH.exec(pathname)?.[1] ?? searchParams.get('space') ?? this.defaultSpaceId;
+    void this.serveSpaceHttp(decodeURIComponentSafe(space), req, res).catch((error: Error) => {
+      console.error(`[cluster] ${this.nodeId}: HTTP ${req.method} ${pathname} failed:`, error);
+      if (!res.headersSent) sendError(res, 'internal_error', 'request failed');
+    });
+  }
+
+  /**
+   * A space's HTTP endpoint is served by its owner: here, or forwarded to the owner's node (once: a node that
+   * does not own the space either answers 503, so a stale view cannot bounce a request around).
+   */
+  private async serveSpaceHttp(space: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.spaces.has(space)) return sendError(res, 'unknown_space', `no space "${space}"`);
+    const owned = this.owners.get(space);
+    if (owned) {
+      if (!(await owned.owner.http(req, res))) sendError(res, 'not_in_cluster_mode', `${new URL(req.url ?? '/', 'http://localhost').pathname} is served by a single gateway only`);
+      return;
+    }
+    const ownerNode = req.headers[FORWARDED_HEADER] ? null : await this.leases.get(space)!.owner();
+    const target = ownerNode ? await this.redis.get(clusterKeys.nodeAlive(ownerNode)) : null;
+    if (!target) return sendError(res, 'space_unavailable', `space "${space}" has no live owner right now; retry in a few seconds`);
+    forwardHttp(req, res, new URL(req.url ?? '/', target), this.nodeId);
   }
 
   /** Who owns each space, and this node's own share. */
@@ -305,6 +336,27 @@ export class ClusterNode {
         edge.socket.close(entry.code, entry.reason);
       }
     }
+  }
+}
+
+/** Streams the request to another node and its answer back. */
+function forwardHttp(req: IncomingMessage, res: ServerResponse, target: URL, nodeId: string): void {
+  const upstream = httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host, [FORWARDED_HEADER]: nodeId } }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on('error', (error) => {
+    if (!res.headersSent) sendError(res, 'space_unavailable', `the space's owner did not answer: ${error.message}`);
+    else res.destroy();
+  });
+  req.pipe(upstream);
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // answered as an unknown space
   }
 }
 

@@ -1,4 +1,7 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
+import { createBudgetRoute } from '../gateway/budget-api';
+import { createHttpApi } from '../gateway/http-api';
 import { CLOSE_CODES, PROTOCOL_VERSION, type ErrorCode } from '../protocol';
 import { Gateway, type CloseInfo, type Session } from '../gateway/gateway';
 import { GATEWAY_ID, resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
@@ -46,6 +49,8 @@ export interface SpaceOwnerOptions {
 export class SpaceOwner {
   private readonly sessions = new Map<string, { session: Session; ref: ConnectionRef }>();
   private stopped = false;
+  /** The space's HTTP endpoints (spec §5.3 messages, the admin API, budgets), for requests that reach this owner. */
+  readonly http: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly metaKey: string;
   private readonly inboxKey: string;
@@ -62,6 +67,7 @@ export class SpaceOwner {
     this.metaKey = clusterKeys.meta(space.id);
     this.inboxKey = clusterKeys.inbox(space.id);
     this.presenceKey = clusterKeys.presence(space.id);
+    this.http = createHttpApi(gateway, [createBudgetRoute(gateway)]);
     this.sweeper = setInterval(() => void this.sweepStoppedNodes(), HEARTBEAT_MS);
     this.sweeper.unref();
   }
