@@ -5,7 +5,7 @@ import { chat, joiner, startNodeProcess, startRedis, type NodeProcess, type Test
 /** The issue's target for a takeover after an owner dies. */
 const FAILOVER_TARGET_MS = 5_000;
 const READ_FILE = { kind: 'mcp/request', payload: { method: 'tools/call', params: { name: 'read_file' } } };
-const config = spaceConfig('s1', { boss: [{ kind: '*' }], alice: [{ kind: 'chat' }], bob: [{ kind: 'chat' }] }, { limits: { rate_per_second: 10_000, rate_burst: 10_000 } });
+const config = spaceConfig('s1', { boss: [{ kind: '*' }], alice: [{ kind: 'chat' }], bob: [{ kind: 'chat' }], carol: [{ kind: 'chat' }] }, { limits: { rate_per_second: 10_000, rate_burst: 10_000 } });
 
 let redis: TestRedis;
 const nodes: NodeProcess[] = [];
@@ -86,4 +86,20 @@ describe('cluster failover (real processes, kill -9)', () => {
     expect(reader.received.filter((f) => f.kind === 'chat' && f.payload.text === 'once')).toEqual([]);
     expect(await ownerOf(senderNode)).not.toBe(stalledId);
   }, 60_000);
+
+  it('marks the participants of a node that dies gone once its heartbeat expires; they reconnect to another node at once', async () => {
+    const alive = nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
+    const ownerId = await ownerOf(alive[0]);
+    const [doomed, watcher] = alive.filter((n) => n.id !== ownerId);
+    const boss = await join(watcher, 'boss');
+    await join(doomed, 'carol');
+    await boss.next((f) => f.kind === 'system/presence' && f.payload.event === 'join' && f.payload.participant.id === 'carol');
+    const killedAt = Date.now();
+    doomed.child.kill('SIGKILL');
+    await boss.next((f) => f.kind === 'system/presence' && f.payload.event === 'leave' && f.payload.participant.id === 'carol', 10_000);
+    console.log(`node death: its participant was marked gone ${Date.now() - killedAt} ms after kill -9`);
+    const back = await join(watcher, 'carol');
+    back.send(chat('back'));
+    await boss.next((f) => f.kind === 'chat' && f.payload.text === 'back', 5_000);
+  }, 30_000);
 });

@@ -125,6 +125,11 @@ describe('cluster mode: one order for security state', () => {
       if (f.payload.text === 'before') break;
     }
     expect(texts).toEqual(['before']);
+    // The audit record of the pause, made under the previous owner, is served by the new one, its chain intact.
+    const auth = { headers: { Authorization: `Bearer ${tokenOf('boss')}` } };
+    const audit = (await (await fetch(survivor.httpUrl('/api/spaces/s1/audit?type=PARTICIPANT_PAUSED'), auth)).json()) as { events: { subject: string }[] };
+    expect(audit.events.map((e) => e.subject)).toEqual(['bob']);
+    expect(await (await fetch(survivor.httpUrl('/api/spaces/s1/audit/verify'), auth)).json()).toMatchObject({ ok: true });
   });
 });
 

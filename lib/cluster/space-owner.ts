@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
+import { AuditLog, type AuditRecord } from '../gateway/audit';
+import { createAuditRoute } from '../gateway/audit-api';
 import { createBudgetRoute } from '../gateway/budget-api';
 import { createHttpApi } from '../gateway/http-api';
 import { CLOSE_CODES, PROTOCOL_VERSION, type ErrorCode } from '../protocol';
@@ -49,7 +51,7 @@ export interface SpaceOwnerOptions {
 export class SpaceOwner {
   private readonly sessions = new Map<string, { session: Session; ref: ConnectionRef }>();
   private stopped = false;
-  /** The space's HTTP endpoints (spec §5.3 messages, the admin API, budgets), for requests that reach this owner. */
+  /** The space's HTTP endpoints (spec §5.3 messages, the admin API, audit, budgets), for requests that reach this owner. */
   readonly http: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly metaKey: string;
@@ -62,12 +64,13 @@ export class SpaceOwner {
     readonly space: Space,
     private readonly writer: FencedWriter,
     private readonly database: GatewayDatabase,
+    private readonly auditLog: AuditLog,
     private inboxPosition: string,
   ) {
     this.metaKey = clusterKeys.meta(space.id);
     this.inboxKey = clusterKeys.inbox(space.id);
     this.presenceKey = clusterKeys.presence(space.id);
-    this.http = createHttpApi(gateway, [createBudgetRoute(gateway)]);
+    this.http = createHttpApi(gateway, [createAuditRoute(gateway, auditLog), createBudgetRoute(gateway)]);
     this.sweeper = setInterval(() => void this.sweepStoppedNodes(), HEARTBEAT_MS);
     this.sweeper.unref();
   }
@@ -86,16 +89,19 @@ export class SpaceOwner {
     if (!meta.epoch) writer.set(metaKey, 'epoch', epoch);
     const initial = meta.records ? parseRecordsDocument(`redis ${metaKey} records`, meta.records) : undefined;
     const database = GatewayDatabase.open();
+    // The space's audit stream, replayed in order: every owner's log holds the same events and hash chain.
+    const auditLog = AuditLog.attach(database.db);
+    for (const [, fields] of await redis.xrange(clusterKeys.audit(config.id), '-', '+')) auditLog.record(JSON.parse(fields[1]) as AuditRecord);
     const gateway = new Gateway({
       spaces: [config],
       database,
       limits: options.limits,
-      audit: new ClusterAuditSink(writer),
+      audit: new ClusterAuditSink(writer, auditLog),
       history: new ClusterHistory({ epoch, entries }, writer, limits.historySize),
       connectionUrl: options.connectionUrl,
       records: (id, db) => new SpaceRecords(db, id, { initial, replicate: (document) => writer.set(metaKey, 'records', JSON.stringify(document)) }),
     });
-    owner = new SpaceOwner(options, gateway, gateway.spaces.get(config.id)!, writer, database, meta.inpos ?? '0-0');
+    owner = new SpaceOwner(options, gateway, gateway.spaces.get(config.id)!, writer, database, auditLog, meta.inpos ?? '0-0');
     await owner.resume();
     void owner.readInbox();
     return owner;
@@ -123,6 +129,7 @@ export class SpaceOwner {
     clearInterval(this.sweeper);
     this.space.cancelTimers();
     this.options.blocking.disconnect();
+    this.auditLog.close();
     this.database.close();
   }
 
