@@ -1,4 +1,5 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { formatCursor, type HistoryPosition } from '../gateway/history-cursor';
 import { resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
@@ -30,6 +31,8 @@ export interface ClusterNodeOptions extends ClusterOptions {
 const GATEWAY_API_PATH = /^\/(participants|admin|api\/spaces|api\/push)\//;
 /** The space a path names (`/api/spaces/{space}/…`, `/admin/spaces/{space}/…`); else `?space=`, else the default. */
 const SPACE_IN_PATH = /^\/(?:api|admin)\/spaces\/([^/]+)\//;
+/** Between a node's name and its run's random suffix in Redis. */
+const RUN_SEPARATOR = '~';
 /** Marks a request one node forwarded to another: it is never forwarded again. */
 const FORWARDED_HEADER = 'x-mew-forwarded-by';
 
@@ -47,6 +50,12 @@ interface EdgeConnection {
  */
 export class ClusterNode {
   readonly nodeId: string;
+  /**
+   * This run of the node, as Redis knows it (heartbeat, outbox, leases, the connections owners bind): a node
+   * restarted under the same name is another run, so nothing meant for the connections of the one before (whose
+   * sessions an owner may still hold) can reach the new run's connections.
+   */
+  private readonly run: string;
   readonly server: Server;
   private readonly redis: Redis;
   private readonly outboxReader: Redis;
@@ -67,12 +76,13 @@ export class ClusterNode {
   constructor(private readonly options: ClusterNodeOptions) {
     if (options.spaces.length === 0) throw new TypeError('a cluster node needs at least one space');
     this.nodeId = options.nodeId ?? defaultNodeId();
+    this.run = `${this.nodeId}${RUN_SEPARATOR}${randomBytes(3).toString('hex')}`;
     // Commands are pipelined automatically: a burst of forwarded frames is one write to Redis, in order.
     this.redis = new Redis(options.redisUrl, { enableAutoPipelining: true, lazyConnect: true });
     this.outboxReader = new Redis(options.redisUrl, { lazyConnect: true });
     for (const config of options.spaces) {
       this.spaces.set(config.id, { id: config.id, limits: resolveLimits(config.limits, options.limits) });
-      this.leases.set(config.id, new SpaceLease(this.redis, config.id, this.nodeId));
+      this.leases.set(config.id, new SpaceLease(this.redis, config.id, this.run));
     }
     this.defaultSpaceId = options.spaces[0].id;
     this.transport = createWsTransport({
@@ -98,8 +108,7 @@ export class ClusterNode {
   /** Listens, joins the cluster and starts competing for spaces; resolves with the bound port. */
   async listen(port: number, host: string): Promise<number> {
     await Promise.all([this.redis.connect(), this.outboxReader.connect()]);
-    await this.redis.del(clusterKeys.nodeOutbox(this.nodeId)); // a node id names one run
-    const bound = await new Promise<number>((resolve, reject) => {
+        const bound = await new Promise<number>((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {
         this.server.off('error', reject);
@@ -134,7 +143,7 @@ export class ClusterNode {
       }),
     );
     this.owners.clear();
-    await this.redis.del(clusterKeys.nodeAlive(this.nodeId), clusterKeys.nodeOutbox(this.nodeId));
+    await this.redis.del(clusterKeys.nodeAlive(this.run), clusterKeys.nodeOutbox(this.run));
     this.outboxReader.disconnect();
     await this.redis.quit();
     await new Promise<void>((done) => {
@@ -178,18 +187,18 @@ export class ClusterNode {
     const ownerNode = req.headers[FORWARDED_HEADER] ? null : await this.leases.get(space)!.owner();
     const target = ownerNode ? await this.redis.get(clusterKeys.nodeAlive(ownerNode)) : null;
     if (!target) return sendError(res, 'space_unavailable', `space "${space}" has no live owner right now; retry in a few seconds`);
-    forwardHttp(req, res, new URL(req.url ?? '/', target), this.nodeId);
+    forwardHttp(req, res, new URL(req.url ?? '/', target), this.run);
   }
 
   /** Who owns each space, and this node's own share. */
   private async status() {
-    const owners = await Promise.all([...this.leases.values()].map(async (lease) => [lease.space, await lease.owner()] as const));
+    const owners = await Promise.all([...this.leases.values()].map(async (lease) => [lease.space, nodeNameOf(await lease.owner())] as const));
     return { node: this.nodeId, owned: this.ownedSpaces, connections: this.connections.size, spaces: Object.fromEntries(owners) };
   }
 
   private async heartbeat(): Promise<void> {
     try {
-      await this.redis.set(clusterKeys.nodeAlive(this.nodeId), this.baseUrl, 'PX', NODE_TTL_MS);
+      await this.redis.set(clusterKeys.nodeAlive(this.run), this.baseUrl, 'PX', NODE_TTL_MS);
     } catch (error) {
       console.error(`[cluster] ${this.nodeId}: heartbeat failed:`, (error as Error).message);
     }
@@ -225,7 +234,6 @@ export class ClusterNode {
       const owner = await SpaceOwner.take({
         redis: this.redis,
         blocking,
-        node: this.nodeId,
         config,
         limits: this.options.limits,
         fence,
@@ -255,7 +263,7 @@ export class ClusterNode {
     const connection = String(++this.nextConnection);
     const edge: EdgeConnection = { socket, coalesceMs: options.coalesceMs };
     this.connections.set(connection, edge);
-    const ref = { node: this.nodeId, connection };
+    const ref = { node: this.run, connection };
     this.send(space.id, { ...ref, op: 'attach', token: who.token, claimedId: who.claimedId, address: who.address, routing: options.routing, after: cursorText(options.after), exclusive: options.exclusive });
     return {
       receive: (data, binary) => this.send(space.id, { ...ref, op: 'frame', data, binary }),
@@ -292,7 +300,7 @@ export class ClusterNode {
 
   /** Delivers what owners wrote for this node's connections, in the order they wrote it. */
   private async readOutbox(): Promise<void> {
-    const key = clusterKeys.nodeOutbox(this.nodeId);
+    const key = clusterKeys.nodeOutbox(this.run);
     let position = '0-0';
     while (!this.closed) {
       let reply: [Buffer, [Buffer, Buffer[]][]][] | null;
@@ -337,6 +345,11 @@ export class ClusterNode {
       }
     }
   }
+}
+
+/** The name part of a node's run (`MEW_NODE_ID`), for people. */
+function nodeNameOf(run: string | null): string | null {
+  return run && run.slice(0, run.lastIndexOf(RUN_SEPARATOR));
 }
 
 /** Streams the request to another node and its answer back. */

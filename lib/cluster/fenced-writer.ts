@@ -47,8 +47,8 @@ export const MAX_ENTRY_FIELDS = 4_000;
 
 /**
  * Everything a space's owner writes (history, deliveries to nodes, records, audit, its inbox position) goes
- * through here: appended in order during a turn of the event loop, written as one fenced script after it, one
- * script at a time. Nothing reaches a client before its write succeeded, since clients only read what was
+ * through here: appended in order during a task, written as one fenced script right after it, one script at a
+ * time (what comes meanwhile goes in the next). Nothing reaches a client before its write succeeded, since clients only read what was
  * written; so a change that is lost with a dead owner was never seen by anyone. Once the fence has moved
  * (another node took the space over), every write is refused and `onFenced` is told, once.
  */
@@ -151,7 +151,8 @@ export class FencedWriter {
   private schedule(): void {
     if (this.scheduled || this.writing || this.fenced) return;
     this.scheduled = true;
-    setImmediate(this.write);
+    // After the current task (an inbox batch is handled in one): the owner is every node's latency path.
+    queueMicrotask(() => void this.write());
   }
 
   /** Moves the outbox entries of this batch into the ops (their order among the other ops does not matter). */

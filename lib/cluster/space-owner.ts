@@ -31,7 +31,6 @@ export interface SpaceOwnerOptions {
   redis: Redis;
   /** A connection of its own for the blocking inbox reads. */
   blocking: Redis;
-  node: string;
   config: SpaceConfig;
   limits?: Partial<GatewayLimits>;
   /** The fencing token of this takeover. */
@@ -51,6 +50,7 @@ export interface SpaceOwnerOptions {
 export class SpaceOwner {
   private readonly sessions = new Map<string, { session: Session; ref: ConnectionRef }>();
   private stopped = false;
+  private ended = false;
   /** The space's HTTP endpoints (spec §5.3 messages, the admin API, audit, budgets), for requests that reach this owner. */
   readonly http: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   private readonly sweeper: ReturnType<typeof setInterval>;
@@ -126,6 +126,8 @@ export class SpaceOwner {
   /** Stops at once: nothing more is read, written or timed. */
   stop(): void {
     this.stopped = true;
+    if (this.ended) return;
+    this.ended = true;
     clearInterval(this.sweeper);
     this.space.cancelTimers();
     this.options.blocking.disconnect();
