@@ -69,8 +69,11 @@ export interface NodeProcess extends Omit<TestNode, 'node'> {
   stop(): Promise<void>;
 }
 
-/** A cluster node as a child process (`npm run gateway` with MEW_REDIS_URL), so a test can `kill -9` it. */
-export async function startNodeProcess(redisUrl: string, nodeId: string, configs: unknown[]): Promise<NodeProcess> {
+/**
+ * A cluster node as a child process (`npm run gateway` with MEW_REDIS_URL, or with `app` the whole app, `server.ts`
+ * in production mode: it needs a `next build`), so a test can `kill -9` it.
+ */
+export async function startNodeProcess(redisUrl: string, nodeId: string, configs: unknown[], options: { app?: boolean } = {}): Promise<NodeProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'mew-node-'));
   const files = configs.map((config, i) => {
     const file = join(dir, `space-${i}.json`);
@@ -78,14 +81,23 @@ export async function startNodeProcess(redisUrl: string, nodeId: string, configs
     return file;
   });
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/gateway.ts'], {
-    env: { ...process.env, MEW_REDIS_URL: redisUrl, MEW_NODE_ID: nodeId, PORT: String(port), HOST: '127.0.0.1', MEW_SPACE_CONFIG: files.join(','), MEW_DATA_DIR: dir },
+  const child = spawn(process.execPath, ['--import', 'tsx', options.app ? 'server.ts' : 'scripts/gateway.ts'], {
+    env: {
+      ...process.env,
+      ...(options.app && { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }),
+      MEW_REDIS_URL: redisUrl,
+      MEW_NODE_ID: nodeId,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MEW_SPACE_CONFIG: files.join(','),
+      MEW_DATA_DIR: dir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let printed = '';
   child.stdout!.on('data', (chunk) => (printed += chunk));
   child.stderr!.on('data', (chunk) => (printed += chunk));
-  await waitForOutput(child, /cluster node/, 20_000, `cluster node ${nodeId}`);
+  await waitForOutput(child, /cluster node/, 60_000, `cluster node ${nodeId}`);
   return {
     id: nodeId,
     child,

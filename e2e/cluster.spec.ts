@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { parse as parseYaml } from 'yaml';
+import { MEWParticipant } from '../lib/sdk/mew-participant';
+import { startNodeProcess, startRedis, type NodeProcess, type TestRedis } from '../lib/cluster/testing';
+import { E2E_TOKENS } from './fixtures/space';
+
+/**
+ * Supervising through a cluster: the control room on one node (the whole app), the space owned by another, the
+ * agent and its tool on a third; approving works across them, and goes on working after the owner is killed.
+ */
+const e2eSpace = parseYaml(readFileSync('e2e/e2e-space.yaml', 'utf8'));
+
+let redis: TestRedis;
+let owner: NodeProcess;
+let app: NodeProcess;
+let third: NodeProcess;
+const participants: MEWParticipant[] = [];
+
+test.describe.configure({ timeout: 120_000 });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  redis = await startRedis();
+  owner = await startNodeProcess(redis.url, 'owner', [e2eSpace]); // first, so it owns the space
+  app = await startNodeProcess(redis.url, 'app', [e2eSpace], { app: true });
+  third = await startNodeProcess(redis.url, 'third', [e2eSpace]);
+});
+
+test.afterAll(async () => {
+  for (const p of participants) p.disconnect();
+  await Promise.all([owner, app, third].map((n) => n?.stop()));
+  await redis?.stop();
+});
+
+async function connect(id: 'tools' | 'agent'): Promise<MEWParticipant> {
+  const participant = new MEWParticipant({ gateway: third.wsUrl(), space: 'e2e', token: E2E_TOKENS[id], autoDiscovery: false });
+  await participant.connect();
+  participants.push(participant);
+  return participant;
+}
+
+async function ownerName(): Promise<string | null> {
+  const status = (await (await fetch(app.httpUrl('/cluster'))).json()) as { spaces: Record<string, string | null> };
+  return status.spaces.e2e;
+}
+
+async function approve(page: Page, tool: string, path: string): Promise<void> {
+  const card = page.getByRole('article', { name: tool }).filter({ hasText: path });
+  await expect(card).toBeVisible();
+  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(card.getByText('completed', { exact: true })).toBeVisible();
+}
+
+test('a supervisor approves across nodes, and keeps approving after the node that owned the space is killed', async ({ page }) => {
+  expect(await ownerName()).toBe('owner');
+  const u = Date.now().toString(36);
+  const tool = `cluster_write_${u}`;
+  const tools = await connect('tools');
+  tools.tools.register({ name: tool, security: { risk_level: 'moderate' }, execute: ({ path }) => `Wrote ${String(path)}` });
+  const agent = await connect('agent');
+  const propose = (path: string) => agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path } } }, 60_000);
+
+  await page.goto(app.httpUrl(`/spaces/e2e#token=${E2E_TOKENS.human}`));
+  const first = propose(`before-${u}.txt`);
+  await approve(page, tool, `before-${u}.txt`);
+  expect(JSON.stringify(await first)).toContain(`Wrote before-${u}.txt`);
+
+  owner.child.kill('SIGKILL');
+  await expect.poll(ownerName, { timeout: 10_000, intervals: [200] }).toMatch(/^(app|third)$/);
+  // The page's socket is on a node that lived: no reconnect, only a pause.
+  const second = propose(`after-${u}.txt`);
+  await approve(page, tool, `after-${u}.txt`);
+  expect(JSON.stringify(await second)).toContain(`Wrote after-${u}.txt`);
+});
