@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { createGatewayServer, DATABASE_FILE, GATEWAY_ID, gatewayEnv, PersistenceError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
-import { RuleSupervisor } from '../lib/automation/rule-supervisor';
-import { ruleAuditRecord } from '../lib/gateway/rules-api';
+import { createGatewayServer, DATABASE_FILE, gatewayEnv, PersistenceError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
+import { superviseSpace, type SpaceSupervision } from '../lib/automation/space-supervision';
 import { demoLaunchSpecs } from '../lib/demo';
 import { participantsToLaunch, SpaceLauncher } from '../lib/launcher/space-launcher';
 import { EnvelopeLogObserver } from '../lib/launcher/envelope-log-observer';
@@ -95,32 +94,22 @@ export async function runGatewayServer(
   }
 
   // Each space that names a supervisor gets one applying its approval rules, recompiled whenever they change.
-  const supervisors = new Map<string, RuleSupervisor>();
-  /** Rules bound to a session end with it (a participant's when it leaves; every one at start, when none is left). */
-  const endSessions = (space: string, participant?: string) => {
-    const ended = gatewayServer.rules(space).endSessions(participant, GATEWAY_ID, ruleAuditRecord(gatewayServer.audit, space, 'RULE_DELETED', GATEWAY_ID, 'session ended'));
-    if (ended > 0) supervisors.get(space)?.reload();
-  };
+  const supervisors = new Map<string, SpaceSupervision>();
   for (const config of gatewayServer.configs) {
-    const space = gatewayServer.gateway.spaces.get(config.id);
     const supervisorId = config.supervisor;
-    if (!space || !supervisorId) continue;
-    const token = tokenOf(config, supervisorId);
-    if (!token) continue;
-    endSessions(config.id);
-    const records = gatewayServer.rules(config.id);
-    const supervisor = new RuleSupervisor({
-      gateway: `ws://${base}/ws`,
-      space: config.id,
-      token,
-      rules: () => records.list(),
-      timeouts: config.timeouts,
-      onRuleEvent: (rule, event, proposal) => records.recordEvent(rule, event, proposal.id),
-      onParticipantLeft: (participant) => endSessions(config.id, participant),
-      log: (line) => console.error(`[${config.id}/${supervisorId}] ${line}`),
-    });
-    supervisors.set(config.id, supervisor);
-    void supervisor.connect().catch((error: Error) => console.error(`[${config.id}/${supervisorId}] could not join: ${error.message}`));
+    const token = supervisorId && tokenOf(config, supervisorId);
+    if (!gatewayServer.gateway.spaces.has(config.id) || !token) continue;
+    supervisors.set(
+      config.id,
+      superviseSpace({
+        gatewayUrl: `ws://${base}/ws`,
+        config,
+        token,
+        records: gatewayServer.rules(config.id),
+        audit: gatewayServer.audit,
+        log: (line) => console.error(`[${config.id}/${supervisorId}] ${line}`),
+      }),
+    );
     console.log(`  ${config.id}/${supervisorId}: applies the space's approval rules`);
   }
   gatewayServer.onRulesChanged((space) => supervisors.get(space)?.reload());
@@ -128,7 +117,7 @@ export async function runGatewayServer(
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void (async () => {
-        for (const supervisor of supervisors.values()) supervisor.disconnect();
+        for (const supervisor of supervisors.values()) supervisor.stop();
         await Promise.all(observers.map((observer) => observer.stop()));
         await launcher.stopAll();
         await gatewayServer.close();

@@ -15,6 +15,8 @@ export const clusterKeys = {
   presence: (space: string) => `mew:{${space}}:presence`,
   /** Stream: what the nodes' connections send to the space (attach, frames, detach), read by its owner. */
   inbox: (space: string) => `mew:{${space}}:in`,
+  /** Stream: rows inserted into the space's approval rules and rule events (both append-only), replayed at takeover. */
+  rules: (space: string) => `mew:{${space}}:rules`,
   /** Stream: the space's audit events, never trimmed (the durable audit record of a cluster). */
   audit: (space: string) => `mew:{${space}}:audit`,
   /** A live node's heartbeat (its HTTP base URL), with a TTL it keeps renewing. */

@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spaceConfig, TestClient, tokenOf } from '../gateway/testing';
 import { OutboundMessage } from '../gateway/outbound-message';
+import { MEWParticipant } from '../sdk/mew-participant';
 import { clusterKeys } from './cluster-keys';
 import { decodeOutboxEntry, type OutboxDelivery } from './cluster-wire';
 import { FencedWriter } from './fenced-writer';
@@ -147,9 +148,9 @@ describe('cluster mode over HTTP', () => {
     expect(page.messages.some((m) => m.kind === 'chat')).toBe(true);
     const refused = await fetch(other.httpUrl('/participants/bob/messages?space=s1'), { method: 'POST', headers: { ...auth, Authorization: 'Bearer wrong' }, body: '{}' });
     expect(refused.status).toBe(401);
-    const rules = await fetch(other.httpUrl('/api/spaces/s1/rules'), { headers: auth });
-    expect(rules.status).toBe(501);
-    expect(((await rules.json()) as { error: string }).error).toBe('not_in_cluster_mode');
+    const processes = await fetch(other.httpUrl('/api/spaces/s1/processes'), { headers: auth });
+    expect(processes.status).toBe(501);
+    expect(((await processes.json()) as { error: string }).error).toBe('not_in_cluster_mode');
   });
 });
 
@@ -209,4 +210,49 @@ describe('fencing', () => {
       r.disconnect();
     }
   });
+});
+
+describe('cluster mode: approval rules', () => {
+  const participants: MEWParticipant[] = [];
+  afterEach(() => {
+    for (const p of participants.splice(0)) p.disconnect();
+  });
+
+  it('applies a space\'s rules from its owner, and keeps them, with their stats, across a handover', async () => {
+    const auto = spaceConfig(
+      'auto',
+      { lead: ALL, agent: [{ kind: ['mcp/proposal', 'mcp/withdraw', 'mcp/response', 'chat'] }], tools: [{ kind: 'mcp/response' }], rules: [{ kind: ['mcp/request', 'mcp/reject', 'chat'] }] },
+      { automation: { supervisor: 'rules' } },
+    );
+    for (const id of ['n0', 'n1']) nodes.push(await startNode(redis.url, id, [auto]));
+    const owner = nodes.find((n) => n.node.ownedSpaces.includes('auto'))!;
+    const survivor = nodes.find((n) => n !== owner)!;
+    const connect = async (id: string) => {
+      const participant = new MEWParticipant({ gateway: survivor.wsUrl(), space: 'auto', token: tokenOf(id), autoDiscovery: false });
+      participants.push(participant);
+      if (id === 'tools') participant.tools.register({ name: 'note_down', security: { risk_level: 'moderate' }, execute: ({ text }) => `Noted: ${String(text)}` });
+      await participant.connect();
+      return participant;
+    };
+    await connect('tools');
+    const agent = await connect('agent');
+    const rule = {
+      name: 'agent notes',
+      decision: 'approve',
+      match: { proposer: 'agent', tool: 'note_down' },
+      examples: { match: [{ proposer: 'agent', targets: ['tools'], method: 'tools/call', tool: 'note_down', arguments: { text: 'a' } }] },
+    };
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(survivor.httpUrl(`/api/spaces/auto/rules${path}`), { ...init, headers: { Authorization: `Bearer ${tokenOf('lead')}`, 'Content-Type': 'application/json' } });
+    expect((await api('', { method: 'POST', body: JSON.stringify(rule) })).status).toBe(201);
+    const note = (text: string) => agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'note_down', arguments: { text } } }, 10_000);
+    expect(JSON.stringify(await note('first'))).toContain('Noted: first');
+
+    nodes.splice(nodes.indexOf(owner), 1);
+    await owner.node.close();
+    await expect.poll(() => survivor.node.ownedSpaces, { timeout: 5_000 }).toEqual(['auto']);
+    expect(JSON.stringify(await note('second'))).toContain('Noted: second');
+    const { rules } = (await (await api('')).json()) as { rules: { name: string; hits: number }[] };
+    expect(rules).toMatchObject([{ name: 'agent notes', hits: 2 }]);
+  }, 30_000);
 });

@@ -238,6 +238,7 @@ export class ClusterNode {
         limits: this.options.limits,
         fence,
         connectionUrl: () => `${this.baseUrl.replace(/^http/, 'ws')}${GATEWAY_WS_PATH}?space=${encodeURIComponent(space)}`,
+        gatewayUrl: `${this.baseUrl.replace(/^http/, 'ws')}${GATEWAY_WS_PATH}`,
         onLost: () => this.lose(space),
       });
       this.owners.set(space, { owner, fence });

@@ -3,6 +3,10 @@ import type { Redis } from 'ioredis';
 import { AuditLog, type AuditRecord } from '../gateway/audit';
 import { createAuditRoute } from '../gateway/audit-api';
 import { createBudgetRoute } from '../gateway/budget-api';
+import type { AuditSink } from '../gateway/audit-sink';
+import { RuleRecords, type RuleTable } from '../gateway/persistence/rule-records';
+import { createRulesRoute } from '../gateway/rules-api';
+import { superviseSpace, type SpaceSupervision } from '../automation/space-supervision';
 import { createHttpApi } from '../gateway/http-api';
 import { CLOSE_CODES, PROTOCOL_VERSION, type ErrorCode } from '../protocol';
 import { Gateway, type CloseInfo, type Session } from '../gateway/gateway';
@@ -37,6 +41,8 @@ export interface SpaceOwnerOptions {
   fence: number;
   /** The WebSocket URL invite acks hand out. */
   connectionUrl: () => string;
+  /** The node's own WebSocket URL, which the space's rule supervisor joins through. */
+  gatewayUrl: string;
   /** Another node took the space over (the fence refused a write): this owner has stopped. */
   onLost: () => void;
 }
@@ -51,8 +57,10 @@ export class SpaceOwner {
   private readonly sessions = new Map<string, { session: Session; ref: ConnectionRef }>();
   private stopped = false;
   private ended = false;
-  /** The space's HTTP endpoints (spec §5.3 messages, the admin API, audit, budgets), for requests that reach this owner. */
+  /** The space's HTTP endpoints (spec §5.3 messages, the admin API, audit, budgets, rules), for requests that reach this owner. */
   readonly http: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+  /** The space's rule supervisor, run by its owner (config `automation.supervisor`). */
+  private supervision?: SpaceSupervision;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly metaKey: string;
   private readonly inboxKey: string;
@@ -65,12 +73,18 @@ export class SpaceOwner {
     private readonly writer: FencedWriter,
     private readonly database: GatewayDatabase,
     private readonly auditLog: AuditLog,
+    rules: RuleRecords,
+    audit: AuditSink,
     private inboxPosition: string,
   ) {
+    this.http = createHttpApi(gateway, [
+      createAuditRoute(gateway, auditLog),
+      createBudgetRoute(gateway),
+      createRulesRoute(gateway, () => rules, audit, () => this.supervision?.reload()),
+    ]);
     this.metaKey = clusterKeys.meta(space.id);
     this.inboxKey = clusterKeys.inbox(space.id);
     this.presenceKey = clusterKeys.presence(space.id);
-    this.http = createHttpApi(gateway, [createAuditRoute(gateway, auditLog), createBudgetRoute(gateway)]);
     this.sweeper = setInterval(() => void this.sweepStoppedNodes(), HEARTBEAT_MS);
     this.sweeper.unref();
   }
@@ -89,26 +103,48 @@ export class SpaceOwner {
     if (!meta.epoch) writer.set(metaKey, 'epoch', epoch);
     const initial = meta.records ? parseRecordsDocument(`redis ${metaKey} records`, meta.records) : undefined;
     const database = GatewayDatabase.open();
-    // The space's audit stream, replayed in order: every owner's log holds the same events and hash chain.
+    // The space's audit and rules streams, replayed in order: every owner holds the same events, hash chain and rules.
     const auditLog = AuditLog.attach(database.db);
     for (const [, fields] of await redis.xrange(clusterKeys.audit(config.id), '-', '+')) auditLog.record(JSON.parse(fields[1]) as AuditRecord);
+    const rulesKey = clusterKeys.rules(config.id);
+    for (const [, fields] of await redis.xrange(rulesKey, '-', '+')) RuleRecords.insert(database, fields[1] as RuleTable, JSON.parse(fields[3]) as (string | number)[]);
+    const rules = new RuleRecords(database, config.id, (table, row) => writer.append(rulesKey, 0, ['t', table, 'r', JSON.stringify(row)]));
+    const audit = new ClusterAuditSink(writer, auditLog);
     const gateway = new Gateway({
       spaces: [config],
       database,
       limits: options.limits,
-      audit: new ClusterAuditSink(writer, auditLog),
+      audit,
       history: new ClusterHistory({ epoch, entries }, writer, limits.historySize),
       connectionUrl: options.connectionUrl,
       records: (id, db) => new SpaceRecords(db, id, { initial, replicate: (document) => writer.set(metaKey, 'records', JSON.stringify(document)) }),
     });
-    owner = new SpaceOwner(options, gateway, gateway.spaces.get(config.id)!, writer, database, auditLog, meta.inpos ?? '0-0');
+    owner = new SpaceOwner(options, gateway, gateway.spaces.get(config.id)!, writer, database, auditLog, rules, audit, meta.inpos ?? '0-0');
     await owner.resume();
     void owner.readInbox();
+    owner.supervise(rules, audit);
     return owner;
   }
 
   get lost(): boolean {
     return this.writer.lost;
+  }
+
+  /** Runs the space's rule supervisor here, joining through this node, when the config names one with a token. */
+  private supervise(rules: RuleRecords, audit: AuditSink): void {
+    const { config } = this.options;
+    const id = config.supervisor;
+    const token = id && (config.participants.find((p) => p.id === id)?.tokens?.[0] ?? this.space.services.records.mintedTokens()[id]);
+    if (!token) return;
+    this.supervision = superviseSpace({
+      gatewayUrl: this.options.gatewayUrl,
+      config,
+      token,
+      records: rules,
+      audit,
+      present: (participant) => this.space.participants.get(participant)?.online === true,
+      log: (line) => console.error(`[${config.id}/${id}] ${line}`),
+    });
   }
 
   /** Connections bound here, by node (for status pages and tests). */
@@ -130,6 +166,7 @@ export class SpaceOwner {
     this.ended = true;
     clearInterval(this.sweeper);
     this.space.cancelTimers();
+    this.supervision?.stop();
     this.options.blocking.disconnect();
     this.auditLog.close();
     this.database.close();

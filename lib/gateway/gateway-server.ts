@@ -92,7 +92,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     createAuditRoute(gateway, audit),
     createBudgetRoute(gateway),
     createProcessRoute(gateway, audit, () => processes),
-    createRulesRoute(gateway, database, audit, (space) => rulesListeners.forEach((listener) => listener(space))),
+    createRulesRoute(gateway, (space) => new RuleRecords(database, space), audit, (space) => rulesListeners.forEach((listener) => listener(space))),
     ...notifications.routes,
   ]);
   const ws = createWsTransport(localSessions(gateway));

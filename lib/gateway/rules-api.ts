@@ -6,8 +6,7 @@ import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
 import { requireOperator } from './http-caller';
 import { decodePathSegment, readJsonBody, sendJson } from './http-util';
-import type { GatewayDatabase } from './persistence/gateway-database';
-import { RuleRecords } from './persistence/rule-records';
+import type { RuleRecords } from './persistence/rule-records';
 
 const RULES_PATH = /^\/api\/spaces\/([^/]+)\/rules(?:\/([^/]+))?$/;
 
@@ -18,14 +17,14 @@ const RULES_PATH = /^\/api\/spaces\/([^/]+)\/rules(?:\/([^/]+))?$/;
  * compiled, its own examples run: `400 invalid_rule` with `issues`); every change is a new version, audited in the
  * same transaction.
  */
-export function createRulesRoute(gateway: Gateway, database: GatewayDatabase, audit: AuditSink, changed: (space: string) => void = () => undefined) {
+export function createRulesRoute(gateway: Gateway, rulesOf: (space: string) => RuleRecords, audit: AuditSink, changed: (space: string) => void = () => undefined) {
   return async function handleRules(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const match = RULES_PATH.exec(url.pathname);
     if (!match) return false;
     const space = gateway.spaces.get(decodePathSegment(match[1]));
     if (!space) throw new GatewayError('unknown_space', `no space "${match[1]}"`);
     const by = requireOperator(gateway, space, req, 'the approval rules API').id;
-    const records = new RuleRecords(database, space.id);
+    const records = rulesOf(space.id);
     const id = match[2] === undefined ? undefined : decodePathSegment(match[2]);
     const record = (type: RuleChange) => ruleAuditRecord(audit, space.id, type, by);
 

@@ -47,7 +47,7 @@ export const ERROR_CODES = {
   confirmation_required: 'A dangerous or confirm-first tool (or one of undeclared risk) is approved in the control room only.',
   request_too_large: 'HTTP request headers or URL over the server\u2019s limit.',
   space_unavailable: 'Cluster mode: the space has no live owner right now (a takeover is under way); retry in a few seconds.',
-  not_in_cluster_mode: 'Cluster mode: an endpoint served by a single gateway only (approval rules, notifications, processes).',
+  not_in_cluster_mode: 'Cluster mode: an endpoint served by a single gateway only (notifications, processes).',
   internal_error: 'An unexpected gateway failure; details are in the server log, not the reply.',
 } as const;
 

@@ -11,6 +11,17 @@ interface RuleRow {
   deleted: number;
 }
 
+/** The tables of rules, both append-only: a copy replays their inserted rows in order (cluster mode). */
+export type RuleTable = 'approval_rules' | 'rule_events';
+
+const INSERT: Record<RuleTable, string> = {
+  approval_rules: 'INSERT INTO approval_rules (space, id, version, data, created_by, created_at, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  rule_events: 'INSERT INTO rule_events (space, rule_id, version, event, decision, proposal_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+};
+
+/** Rows inserted in these tables, told as they are written (inside the write's transaction; it must not throw). */
+export type RuleRowListener = (table: RuleTable, row: readonly (string | number)[]) => void;
+
 /**
  * A space's approval rules in the gateway's database, every version kept: an edit writes version n+1 of the same
  * id, a deletion writes a last version marked deleted, so what a rule said when it decided stays on file.
@@ -20,7 +31,13 @@ export class RuleRecords {
   constructor(
     private readonly database: GatewayDatabase,
     private readonly space: string,
+    private readonly replicate?: RuleRowListener,
   ) {}
+
+  /** Inserts a row another copy wrote (`RuleRowListener`), as it was. */
+  static insert(database: GatewayDatabase, table: RuleTable, row: readonly (string | number)[]): void {
+    database.db.prepare(INSERT[table]).run(...row);
+  }
 
   /** The current version of every rule that is not deleted, oldest first. */
   list(): ApprovalRule[] {
@@ -54,9 +71,7 @@ export class RuleRecords {
 
   /** Records what `rule` did with a proposal (off the decision's path: the decision was already sent). */
   recordEvent(rule: Pick<ApprovalRule, 'id' | 'version' | 'decision'>, event: RuleEventType, proposalId: string, at = new Date()): void {
-    this.database.db
-      .prepare('INSERT INTO rule_events (space, rule_id, version, event, decision, proposal_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(this.space, rule.id, rule.version, event, rule.decision, proposalId, at.toISOString());
+    this.insertRow('rule_events', [this.space, rule.id, rule.version, event, rule.decision, proposalId, at.toISOString()]);
   }
 
   get(id: string): ApprovalRule | undefined {
@@ -95,12 +110,15 @@ export class RuleRecords {
     const rule: ApprovalRule = { ...approvalRuleInputSchema.parse(input), id, version, created_by: by, created_at: new Date().toISOString() };
     const { id: _id, version: _version, created_by, created_at, ...data } = rule;
     this.database.transaction(() => {
-      this.database.db
-        .prepare('INSERT INTO approval_rules (space, id, version, data, created_by, created_at, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(this.space, id, version, JSON.stringify(data), created_by, created_at, deleted ? 1 : 0);
+      this.insertRow('approval_rules', [this.space, id, version, JSON.stringify(data), created_by, created_at, deleted ? 1 : 0]);
       alsoWrite?.(rule);
     });
     return rule;
+  }
+
+  private insertRow(table: RuleTable, row: (string | number)[]): void {
+    RuleRecords.insert(this.database, table, row);
+    this.replicate?.(table, row);
   }
 
   private latest(id: string): RuleRow | undefined {
