@@ -94,6 +94,21 @@ describe('cluster mode: one order for security state', () => {
     expect((await boss.next((f) => f.kind === 'chat' && f.from === 'bob')).payload.text).toBe('back');
   });
 
+  it('answers bad input through any node precisely and keeps serving the connection', async () => {
+    const [, b] = await cluster(2);
+    const bob = await join(b, 'bob');
+    bob.send('{not json');
+    expect((await bob.kind('system/error')).payload.error).toBe('invalid_json');
+    bob.send({ id: 'forged', kind: 'system/welcome', payload: {} });
+    expect(await bob.kind('system/error')).toMatchObject({ correlation_id: ['forged'], payload: { error: 'reserved_kind' } });
+    bob.send({ id: 'big', ...chat('x'.repeat(1_200_000)) }); // over max_frame_bytes (1 MiB), under the socket's hard limit
+    expect(await bob.kind('system/error')).toMatchObject({ payload: { error: 'message_too_large' } });
+    bob.send({ id: 'other', kind: 'mcp/request', payload: { method: 'tools/call' } });
+    expect(await bob.kind('system/error')).toMatchObject({ correlation_id: ['other'], payload: { error: 'capability_violation' } });
+    bob.send(chat('still here'));
+    expect((await bob.next((f) => f.kind === 'chat')).payload.text).toBe('still here');
+  });
+
   it('refuses an unknown token on any node with a system/error and 4401', async () => {
     const [, b] = await cluster(2);
     const stranger = new TestClient(new WebSocket(b.wsUrl(), { headers: { Authorization: 'Bearer not-a-token-of-this-space' } }));
