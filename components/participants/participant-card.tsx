@@ -10,6 +10,7 @@ import { ContextGauge } from './context-gauge';
 import type { TrackedSend } from './action-outcome';
 import { ControlStatus } from './control-status';
 import { summarizeCapabilities } from './effective-capabilities';
+import { useGrantsTo } from './grants-to';
 import { ParticipantControls } from './participant-controls';
 import { ProcessState } from './process-state';
 import { ReportedStatus } from './reported-status';
@@ -28,12 +29,14 @@ function useMayEditCapabilities(recipient: string): boolean {
   }, [participant, mine, recipient]);
 }
 
-/** One participant: presence, badges, context gauge, capabilities, the controls menu and their outcome. */
+/**
+ * One participant: presence, badges, context gauge, capabilities, the controls menu and their outcome. It reads this
+ * participant's own record, grants and telemetry (in the gauges), so others' envelopes do not re-render it; only rare
+ * space-wide changes (my own capabilities, a revocation by pattern) reach every card.
+ */
 export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: string; me: boolean }) {
   const p = useSpace((s) => participantById(s, id));
-  // The grants slice changes only on grant/revoke/ack envelopes, so filtering here is not per-envelope work.
-  const allGrants = useSpace((s) => s.grants);
-  const grants = useMemo(() => [...allGrants.byId.values()].filter((g) => g.recipient === id).sort((a, b) => a.at - b.at), [allGrants, id]);
+  const grants = useGrantsTo(id);
   const revocations = usePatternRevocations(id, p?.capabilities ?? []);
   const summary = useMemo(() => summarizeCapabilities(p?.capabilities ?? [], grants, revocations), [p?.capabilities, grants, revocations]);
   const mayEdit = useMayEditCapabilities(id);

@@ -1,7 +1,7 @@
 // Every default of the control-room store in one place, so tuning never means hunting through slices.
 
 /** Envelopes kept in the log ring before the oldest are evicted (and counted). */
-export const LOG_CAP = 5000;
+export const LOG_CAP = 10_000;
 
 /** Chat messages kept for display; unacknowledged chats addressed to me are kept separately (see below). */
 export const CHAT_CAP = 1000;
