@@ -67,7 +67,7 @@ test('a supervisor approves across nodes, and keeps approving after the node tha
   expect(JSON.stringify(await first)).toContain(`Wrote before-${u}.txt`);
 
   owner.child.kill('SIGKILL');
-  await expect.poll(ownerName, { timeout: 10_000, intervals: [200] }).toMatch(/^(app|third)$/);
+  await expect.poll(ownerName, { timeout: 15_000, intervals: [200] }).toMatch(/^(app|third)$/);
   // The page's socket is on a node that lived: no reconnect, only a pause.
   const second = propose(`after-${u}.txt`);
   await approve(page, tool, `after-${u}.txt`);
