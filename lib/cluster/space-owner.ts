@@ -89,7 +89,10 @@ export class SpaceOwner {
     this.sweeper.unref();
   }
 
-  /** Builds the space from what Redis holds, tells every live node, and starts reading the inbox. */
+  /**
+   * Builds the space from what Redis holds (records, history, audit, rules), binds again the connections its
+   * predecessor had on live nodes, starts reading the inbox and runs the space's rule supervisor.
+   */
   static async take(options: SpaceOwnerOptions): Promise<SpaceOwner> {
     const { redis, config } = options;
     const limits = resolveLimits(config.limits, options.limits);
@@ -126,10 +129,6 @@ export class SpaceOwner {
     return owner;
   }
 
-  get lost(): boolean {
-    return this.writer.lost;
-  }
-
   /** Runs the space's rule supervisor here, joining through this node, when the config names one with a token. */
   private supervise(rules: RuleRecords, audit: AuditSink): void {
     const { config } = this.options;
@@ -145,11 +144,6 @@ export class SpaceOwner {
       present: (participant) => this.space.participants.get(participant)?.online === true,
       log: (line) => console.error(`[${config.id}/${id}] ${line}`),
     });
-  }
-
-  /** Connections bound here, by node (for status pages and tests). */
-  get connectionCount(): number {
-    return this.sessions.size;
   }
 
   /** Writes what is pending, then stops (a clean shutdown: the next owner continues from exactly here). */
