@@ -18,7 +18,7 @@ export class ClusterHistory implements HistoryStore {
   }
 
   append(spaceId: string, entry: HistoryEntry): void {
-    const fields = ['s', String(entry.seq), 'd', entry.data, 't', String(entry.receivedAt)];
+    const fields: (string | Buffer)[] = ['s', String(entry.seq), 'd', entry.bytes ?? entry.data, 't', String(entry.receivedAt)];
     if (entry.visibleTo) fields.push('v', JSON.stringify(entry.visibleTo));
     this.writer.append(clusterKeys.history(spaceId), this.maxLen, fields);
   }

@@ -5,7 +5,7 @@ import { spaceConfig, TestClient, tokenOf } from '../gateway/testing';
 import { OutboundMessage } from '../gateway/outbound-message';
 import { MEWParticipant } from '../sdk/mew-participant';
 import { clusterKeys } from './cluster-keys';
-import { decodeOutboxEntry, type OutboxDelivery } from './cluster-wire';
+import { decodeOutboxEntry, unpackEntry, type OutboxDelivery } from './cluster-wire';
 import { FencedWriter } from './fenced-writer';
 import { SpaceLease } from './space-lease';
 import { chat, joiner, startNode, startRedis, type TestNode, type TestRedis } from './testing';
@@ -185,7 +185,7 @@ describe('fenced writer', () => {
       await writer.drained();
       const entries = await r.xrangeBuffer(outbox, '-', '+');
       expect(entries.length).toBeGreaterThan(1);
-      const items = entries.flatMap(([, fields]) => decodeOutboxEntry(fields)) as OutboxDelivery[];
+      const items = entries.flatMap(([, fields]) => decodeOutboxEntry(unpackEntry(fields))) as OutboxDelivery[];
       const receivedBy = (connection: string) => items.filter((d) => d.connections.includes(connection)).map((d) => d.data.toString());
       const all = Array.from({ length: count }, (_, i) => `m${i}`);
       expect(receivedBy('a')).toEqual(all);

@@ -13,8 +13,9 @@ import type { Envelope } from '../protocol';
 import { HISTORY_START_CURSOR } from '../protocol';
 import { clusterKeys } from './cluster-keys';
 import { defaultNodeId, HEARTBEAT_MS, LEASE_RETRY_MS, NODE_TTL_MS, READ_BLOCK_MS, READ_COUNT, WRITE_RETRY_MS, type ClusterOptions } from './cluster-options';
-import { decodeOutboxEntry, encodeInboxEntry, type InboxEntry, type OutboxControl, type OutboxDelivery } from './cluster-wire';
-import { MAX_ENTRY_FIELDS } from './fenced-writer';
+import { decodeOutboxEntry, encodeInboxEntry, PACKED_FIELD, unpackEntry, type InboxEntry, type OutboxControl, type OutboxDelivery } from './cluster-wire';
+import { packFields } from './packed-fields';
+import { MAX_ENTRY_FIELDS, type LocalItem } from './fenced-writer';
 import { SpaceLease } from './space-lease';
 import { SpaceOwner } from './space-owner';
 
@@ -239,6 +240,7 @@ export class ClusterNode {
         fence,
         connectionUrl: () => `${this.baseUrl.replace(/^http/, 'ws')}${GATEWAY_WS_PATH}?space=${encodeURIComponent(space)}`,
         gatewayUrl: `${this.baseUrl.replace(/^http/, 'ws')}${GATEWAY_WS_PATH}`,
+        local: { key: clusterKeys.nodeOutbox(this.run), deliver: (items) => this.applyLocal(items) },
         onLost: () => this.lose(space),
       });
       this.owners.set(space, { owner, fence });
@@ -294,7 +296,7 @@ export class ClusterNode {
   };
 
   private forwardNow(space: string, fields: (string | Buffer)[]): void {
-    this.redis.xadd(clusterKeys.inbox(space), '*', ...fields).catch((error: Error) => {
+    this.redis.xadd(clusterKeys.inbox(space), '*', PACKED_FIELD, packFields(fields)).catch((error: Error) => {
       console.error(`[cluster] ${this.nodeId}: forwarding to ${space} failed:`, error.message);
     });
   }
@@ -317,11 +319,19 @@ export class ClusterNode {
       for (const [, items] of reply) {
         for (const [id, fields] of items) {
           position = id.toString();
-          for (const item of decodeOutboxEntry(fields)) this.apply(item);
+          for (const item of decodeOutboxEntry(unpackEntry(fields))) this.apply(item);
         }
       }
       // Read entries are this node's alone: dropping them keeps the stream short.
       this.redis.xtrim(key, 'MINID', position).catch(() => undefined);
+    }
+  }
+
+  /** What this node's own spaces' owners tell its connections, as they produced it (after their write). */
+  private applyLocal(items: LocalItem[]): void {
+    for (const item of items) {
+      if (!('message' in item)) this.apply(item);
+      else for (const id of item.connections) this.connections.get(id)?.socket.deliver(item.message);
     }
   }
 

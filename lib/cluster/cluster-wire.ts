@@ -1,10 +1,19 @@
 import type { RoutingMode } from '../gateway/participant';
+import { unpackFields } from './packed-fields';
 
 /**
- * What nodes write to a space's inbox and what owners write to a node's outbox: Redis stream entries, flat
- * field/value lists. One entry carries every item of a turn of the event loop (Redis keeps repeated fields in
- * order); each item starts with its `o` field. Field names are short: under load every frame is an item.
+ * What nodes write to a space's inbox and what owners write to a node's outbox: Redis stream entries of one field
+ * (`PACKED_FIELD`), a packed flat field/value list (`packFields`) carrying every item of a turn; each item starts with
+ * its `o` field. Field names are short: under load every frame is an item.
  */
+
+/** The one field of an inbox or outbox entry. */
+export const PACKED_FIELD = 'p';
+
+/** The fields of a packed inbox or outbox entry as read from Redis (field name, packed value). */
+export function unpackEntry(raw: Buffer[]): Buffer[] {
+  return raw.length === 2 && raw[0].toString() === PACKED_FIELD ? unpackFields(raw[1]) : [];
+}
 
 /** A connection of node `node` (ids are unique per node), as the owner addresses it. */
 export interface ConnectionRef {
@@ -85,9 +94,9 @@ export function routingOf(value: string | undefined): RoutingMode | undefined {
   return value === 'directed' || value === 'broadcast' ? value : undefined;
 }
 
-/** The items of one inbox stream entry, in order. */
-export function decodeInboxEntry(raw: Buffer[]): InboxEntry[] {
-  return itemsOf(raw).flatMap((item) => decodeInboxItem(item) ?? []);
+/** The items of one inbox stream entry (its unpacked fields), in order. */
+export function decodeInboxEntry(fields: Buffer[]): InboxEntry[] {
+  return itemsOf(fields).flatMap((item) => decodeInboxItem(item) ?? []);
 }
 
 function decodeInboxItem(f: Map<string, Buffer>): InboxEntry | undefined {
@@ -117,7 +126,7 @@ export function encodeOutboxControl(control: OutboxControl): Fields {
   }
 }
 
-/** The items of one outbox stream entry, in order. */
+/** The items of one outbox entry (its unpacked fields), in order. */
 export function decodeOutboxEntry(raw: Buffer[]): (OutboxControl | OutboxDelivery)[] {
   return itemsOf(raw).flatMap((item) => decodeOutboxItem(item) ?? []);
 }
@@ -136,7 +145,7 @@ function decodeOutboxItem(f: Map<string, Buffer>): OutboxControl | OutboxDeliver
   if (op === 'deliver') {
     const data = f.get('d');
     const connections = text('c');
-    if (!data || !connections) return undefined;
+    if (data === undefined || !connections) return undefined;
     const meta = text('m');
     return { connections: connections.split(','), data, binary: text('b') === '1', ...(meta && { header: expandHeader(JSON.parse(meta)) }) };
   }

@@ -1,37 +1,39 @@
 import type { Redis } from 'ioredis';
 import type { OutboundMessage } from '../gateway/outbound-message';
-import { deliveryFields } from './cluster-wire';
+import { deliveryFields, encodeOutboxControl, PACKED_FIELD, type OutboxControl } from './cluster-wire';
+import { packFields } from './packed-fields';
 import { RedisScript } from './redis-script';
 import { WRITE_RETRY_MS } from './cluster-options';
 
 /**
  * Applies a batch of writes only while the fence still holds the owner's token: atomically, all or none, in
- * order. Ops are flat: `X key maxlen n field value…` (XADD, `maxlen` 0 = uncapped), `H key field value` (HSET),
- * `D key field` (HDEL), `T key minid` (XTRIM MINID).
+ * order. The ops come packed in one argument (`packFields`), flat: `X key maxlen n field value…` (XADD, `maxlen`
+ * 0 = uncapped), `H key field value` (HSET), `D key field` (HDEL), `T key minid` (XTRIM MINID).
  */
 const FENCED_WRITE = new RedisScript(`
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-local i = 2
-while i <= #ARGV do
-  local op = ARGV[i]
+local ops = cmsgpack.unpack(ARGV[2])
+local i = 1
+while i <= #ops do
+  local op = ops[i]
   if op == 'X' then
-    local key, maxlen, n = ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
+    local key, maxlen, n = ops[i + 1], tonumber(ops[i + 2]), tonumber(ops[i + 3])
     local args = { key }
     if maxlen > 0 then
       args[2] = 'MAXLEN'; args[3] = '~'; args[4] = maxlen
     end
     args[#args + 1] = '*'
-    for j = 1, n do args[#args + 1] = ARGV[i + 3 + j] end
+    for j = 1, n do args[#args + 1] = ops[i + 3 + j] end
     redis.call('XADD', unpack(args))
     i = i + 4 + n
   elseif op == 'H' then
-    redis.call('HSET', ARGV[i + 1], ARGV[i + 2], ARGV[i + 3])
+    redis.call('HSET', ops[i + 1], ops[i + 2], ops[i + 3])
     i = i + 4
   elseif op == 'D' then
-    redis.call('HDEL', ARGV[i + 1], ARGV[i + 2])
+    redis.call('HDEL', ops[i + 1], ops[i + 2])
     i = i + 3
   elseif op == 'T' then
-    redis.call('XTRIM', ARGV[i + 1], 'MINID', ARGV[i + 2])
+    redis.call('XTRIM', ops[i + 1], 'MINID', ops[i + 2])
     i = i + 3
   else
     return redis.error_reply('unknown op ' .. tostring(op))
@@ -42,7 +44,16 @@ return 1
 
 type Arg = string | Buffer;
 
-/** Fields of one stream entry at most: Lua's `unpack` (the script's XADD) takes a few thousand values. */
+/** What the owner tells its own node's connections: a message for some of them, or a control. */
+export type LocalItem = { message: OutboundMessage; connections: string[] } | OutboxControl;
+
+/** Where a node takes what its own spaces' owners tell its connections: in process, as it was produced. */
+export interface LocalOutbox {
+  key: string;
+  deliver(items: LocalItem[]): void;
+}
+
+/** Fields packed into one outbox or inbox entry at most, so that no entry grows without bound under load. */
 export const MAX_ENTRY_FIELDS = 4_000;
 
 /**
@@ -63,11 +74,19 @@ export class FencedWriter {
   private grouping?: { message: OutboundMessage; slots: Map<string, number> };
   private idle: (() => void)[] = [];
 
+  /** This write's items for the owner's own node, handed to it once the write succeeded (never through Redis). */
+  private localItems: LocalItem[] = [];
+
   constructor(
     private readonly redis: Redis,
     private readonly fenceKey: string,
     private readonly fence: number,
     private readonly onFenced: () => void,
+    /**
+     * The owner's own node: its outbox entries skip the round trip through Redis and are delivered right after the
+     * write that makes them safe to see (what they tell is durable by then, as for any node).
+     */
+    private readonly local?: LocalOutbox,
     private readonly onError: (error: Error) => void = (e) => console.error('[cluster] write failed, will retry:', e.message),
   ) {}
 
@@ -97,6 +116,7 @@ export class FencedWriter {
    * names every connection of that node the message goes to, its bytes written once.
    */
   deliver(outboxKey: string, connection: string, message: OutboundMessage): void {
+    if (outboxKey === this.local?.key) return this.deliverLocally(connection, message);
     const items = this.outboxItems(outboxKey); // first: sealing a full entry ends the grouping
     if (this.grouping?.message !== message) this.grouping = { message, slots: new Map() };
     const slot = this.grouping.slots.get(outboxKey);
@@ -112,8 +132,22 @@ export class FencedWriter {
   }
 
   /** Adds a control item (accept, close) to the node's outbox entry for this write, after its deliveries so far. */
-  control(outboxKey: string, fields: Arg[]): void {
-    this.outboxItems(outboxKey).push(...fields);
+  control(outboxKey: string, control: OutboxControl): void {
+    if (outboxKey !== this.local?.key) this.outboxItems(outboxKey).push(...encodeOutboxControl(control));
+    else this.pushLocal(control);
+  }
+
+  /** The message itself, not its bytes: the node's socket reuses its framing (and its envelope for batching). */
+  private deliverLocally(connection: string, message: OutboundMessage): void {
+    const last = this.localItems.at(-1);
+    if (last && 'message' in last && last.message === message) last.connections.push(connection);
+    else this.pushLocal({ message, connections: [connection] });
+  }
+
+  private pushLocal(item: LocalItem): void {
+    if (this.fenced) return;
+    this.localItems.push(item);
+    this.schedule();
   }
 
   /** This write's outbox entry of a node: written as one XADD when the batch goes (or when it is full). */
@@ -132,8 +166,8 @@ export class FencedWriter {
   }
 
   private pushEntry(key: string, fields: Arg[]): void {
-    this.ops.push('X', key, '0', String(fields.length));
-    for (const field of fields) this.ops.push(field); // not spread: an entry may hold thousands
+    // One field: the node reads one value per entry instead of thousands.
+    this.ops.push('X', key, '0', '2', PACKED_FIELD, packFields(fields));
   }
 
   /** Resolves once everything appended so far is written (or can never be). */
@@ -156,36 +190,43 @@ export class FencedWriter {
   }
 
   /** Moves the outbox entries of this batch into the ops (their order among the other ops does not matter). */
-  private takeOps(): Arg[] {
+  private takeBatch(): { ops: Arg[]; local: LocalItem[] } {
     for (const [key, items] of this.outboxes) this.pushEntry(key, items);
     this.outboxes = new Map();
     this.grouping = undefined;
-    const ops = this.ops;
+    const batch = { ops: this.ops, local: this.localItems };
     this.ops = [];
-    return ops;
+    this.localItems = [];
+    return batch;
   }
 
   private readonly write = async (): Promise<void> => {
     this.scheduled = false;
-    const ops = this.takeOps();
-    if (this.fenced || ops.length === 0) return this.settle();
+    const { ops, local } = this.takeBatch();
+    if (this.fenced || (ops.length === 0 && local.length === 0)) return this.settle();
     this.writing = true;
     try {
-      const applied = await FENCED_WRITE.run(this.redis, [this.fenceKey], [String(this.fence), ...ops]);
+      // Even with nothing to write, the fence is checked before a local delivery: a stale owner tells no one anything.
+      const applied = await FENCED_WRITE.run(this.redis, [this.fenceKey], [String(this.fence), packFields(ops)]);
       if (applied !== 1) {
         this.fenced = true;
         this.ops = [];
+        this.localItems = [];
         this.outboxes = new Map();
         this.onFenced();
+      } else if (local.length > 0) {
+        this.local!.deliver(local);
       }
     } catch (error) {
       this.onError(error as Error);
-      this.ops = [...ops, ...this.takeOps()]; // in order, before what came meanwhile
+      const meanwhile = this.takeBatch(); // in order, after this batch
+      this.ops = [...ops, ...meanwhile.ops];
+      this.localItems = [...local, ...meanwhile.local];
       await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
     } finally {
       this.writing = false;
     }
-    if ((this.ops.length > 0 || this.outboxes.size > 0) && !this.fenced) return this.write();
+    if ((this.ops.length > 0 || this.localItems.length > 0 || this.outboxes.size > 0) && !this.fenced) return this.write();
     this.settle();
   };
 

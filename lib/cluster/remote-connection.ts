@@ -2,7 +2,7 @@ import type { CloseInfo } from '../gateway/gateway';
 import type { OutboundMessage } from '../gateway/outbound-message';
 import type { Connection } from '../gateway/participant';
 import { clusterKeys } from './cluster-keys';
-import { encodeOutboxControl, type ConnectionRef } from './cluster-wire';
+import type { ConnectionRef } from './cluster-wire';
 import type { FencedWriter } from './fenced-writer';
 
 /**
@@ -29,7 +29,7 @@ export class RemoteConnection implements Connection {
   close(code: number, reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    this.writer.control(this.outbox, encodeOutboxControl({ op: 'close', connection: this.ref.connection, code, reason }));
+    this.writer.control(this.outbox, { op: 'close', connection: this.ref.connection, code, reason });
     // Not in the middle of a fan-out that may have called us: the leave it broadcasts comes after that message.
     queueMicrotask(() => this.closing({ code, reason }));
   }

@@ -22,8 +22,8 @@ import { ClusterAuditSink } from './cluster-audit-sink';
 import { ClusterHistory, historyEntryOf } from './cluster-history';
 import { clusterKeys } from './cluster-keys';
 import { HEARTBEAT_MS, READ_BLOCK_MS, READ_COUNT, WRITE_RETRY_MS } from './cluster-options';
-import { decodeInboxEntry, encodeOutboxControl, routingOf, type ConnectionRef, type InboxEntry } from './cluster-wire';
-import { FencedWriter } from './fenced-writer';
+import { decodeInboxEntry, routingOf, unpackEntry, type ConnectionRef, type InboxEntry } from './cluster-wire';
+import { FencedWriter, type LocalOutbox } from './fenced-writer';
 import { RemoteConnection } from './remote-connection';
 import { randomUUID } from 'node:crypto';
 
@@ -43,6 +43,8 @@ export interface SpaceOwnerOptions {
   connectionUrl: () => string;
   /** The node's own WebSocket URL, which the space's rule supervisor joins through. */
   gatewayUrl: string;
+  /** The node's own outbox, delivered in process. */
+  local: LocalOutbox;
   /** Another node took the space over (the fence refused a write): this owner has stopped. */
   onLost: () => void;
 }
@@ -101,7 +103,7 @@ export class SpaceOwner {
     const newest = await redis.xrevrange(clusterKeys.history(config.id), '+', '-', 'COUNT', limits.historySize);
     const entries = newest.reverse().flatMap(([, fields]) => historyEntryOf(fields) ?? []);
     let owner: SpaceOwner | undefined;
-    const writer = new FencedWriter(redis, clusterKeys.fence(config.id), options.fence, () => owner?.lose());
+    const writer = new FencedWriter(redis, clusterKeys.fence(config.id), options.fence, () => owner?.lose(), options.local);
     const epoch = meta.epoch ?? newHistoryEpoch();
     if (!meta.epoch) writer.set(metaKey, 'epoch', epoch);
     const initial = meta.records ? parseRecordsDocument(`redis ${metaKey} records`, meta.records) : undefined;
@@ -214,7 +216,7 @@ export class SpaceOwner {
       for (const [, items] of reply) {
         for (const [id, fields] of items) {
           this.inboxPosition = id.toString();
-          for (const entry of decodeInboxEntry(fields)) {
+          for (const entry of decodeInboxEntry(unpackEntry(fields))) {
             try {
               this.handle(entry);
             } catch (error) {
@@ -254,7 +256,7 @@ export class SpaceOwner {
     } catch {
       after = 'start'; // the node checked it at the upgrade; never reached
     }
-    this.writer.control(clusterKeys.nodeOutbox(entry.node), encodeOutboxControl({ op: 'accept', connection: entry.connection, participant: participant.id }));
+    this.writer.control(clusterKeys.nodeOutbox(entry.node), { op: 'accept', connection: entry.connection, participant: participant.id });
     this.bind(entry, participant, { routing: entry.routing, after, exclusive: entry.exclusive });
   }
 
@@ -279,7 +281,7 @@ export class SpaceOwner {
     const envelope = { protocol: PROTOCOL_VERSION, id: randomUUID(), ts: new Date().toISOString(), from: GATEWAY_ID, kind: 'system/error', payload: { error, message } };
     const outbox = clusterKeys.nodeOutbox(ref.node);
     this.writer.deliver(outbox, ref.connection, new OutboundMessage(Buffer.from(JSON.stringify(envelope)), undefined, Date.now()));
-    this.writer.control(outbox, encodeOutboxControl({ op: 'close', connection: ref.connection, code: CLOSE_CODES.unauthorized, reason: message.slice(0, 120) }));
+    this.writer.control(outbox, { op: 'close', connection: ref.connection, code: CLOSE_CODES.unauthorized, reason: message.slice(0, 120) });
   }
 
   /** Connections of nodes whose heartbeat expired are gone: their participants leave (and may reconnect anywhere). */

@@ -6,6 +6,8 @@ export interface HistoryEntry {
   seq: number;
   /** The envelope exactly as delivered (JSON text, `cursor` included). */
   data: string;
+  /** `data` already encoded as UTF-8, when the gateway has it (a store writing bytes need not encode it again). */
+  bytes?: Buffer;
   /** Gateway receive time, ms since epoch (`?since=` filters on it, never on the sender's `ts`). */
   receivedAt: number;
   /** Gateway-targeted envelopes (welcome, error, invite-ack): only these participants may read them back. */

@@ -386,7 +386,7 @@ export class Space {
     const data = JSON.stringify(envelope);
     const message = new OutboundMessage(Buffer.from(data), envelope, Date.now(), visibleTo, false, seq);
     this.history.push(message);
-    this.services.history.append(this.id, { seq, data, receivedAt: message.receivedAt, ...(visibleTo ? { visibleTo } : {}) });
+    this.services.history.append(this.id, { seq, data, bytes: message.data, receivedAt: message.receivedAt, ...(visibleTo ? { visibleTo } : {}) });
     return message;
   }
 
