@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SpaceStore, StoreEnvelope } from '@/lib/store';
+import { isStreamFrame, type SpaceInput, type SpaceStore, type StoreEnvelope } from '@/lib/store';
 import { createEnvelopeBatcher } from './envelope-batcher';
 
 const env = (id: string, kind = 'chat', to?: string[]): StoreEnvelope => ({ protocol: 'mew/v0.4', id, ts: '2026-01-01T00:00:00Z', from: 'agent', kind, to, payload: {} }) as StoreEnvelope;
@@ -17,8 +17,7 @@ describe('envelope batcher', () => {
     applied = [];
     const state = {
       connection: { me: 'human' },
-      ingestMany: (envelopes: StoreEnvelope[]) => applied.push(envelopes.map((e) => e.id)),
-      ingestStreamData: (streamId: string) => applied.push([`#${streamId}`]),
+      ingestMany: (inputs: SpaceInput[]) => applied.push(inputs.map((i) => (isStreamFrame(i) ? `#${i.streamId}` : i.id))),
     };
     batcher = createEnvelopeBatcher({ getState: () => state } as unknown as SpaceStore);
   });
@@ -70,13 +69,13 @@ describe('envelope batcher', () => {
     expect(applied).toEqual([['p1'], ['p2', 'p3']]);
   });
 
-  it('keeps stream frames in order with the envelopes around them', () => {
+  it('applies stream frames in one update with the envelopes around them, in order', () => {
     batcher.envelope(env('a'));
     batcher.envelope(env('b'));
-    batcher.streamData('s1', 'frame');
+    batcher.streamData({ streamId: 's1', data: 'frame' });
     batcher.envelope(env('c'));
     vi.advanceTimersByTime(100);
-    expect(applied).toEqual([['a'], ['b'], ['#s1'], ['c']]);
+    expect(applied).toEqual([['a'], ['b', '#s1', 'c']]);
   });
 
   it('while the tab is hidden, applies everything at most every 250 ms', () => {

@@ -1,4 +1,5 @@
-import type { SpaceStore, StoreEnvelope } from '@/lib/store';
+import type { StreamData } from '@/lib/protocol';
+import type { SpaceInput, SpaceStore, StoreEnvelope } from '@/lib/store';
 
 /**
  * Envelopes nobody is waiting on are applied at most this often. Every application re-renders (and re-lays out
@@ -10,8 +11,6 @@ const ROUTINE_FLUSH_MS = 100;
 const URGENT_MIN_GAP_MS = 16;
 /** While the tab is hidden nobody is looking: apply everything at this slower pace. */
 const HIDDEN_FLUSH_MS = 250;
-
-type Item = { envelope: StoreEnvelope } | { streamId: string; data: string | Uint8Array };
 
 /**
  * What a human may be waiting on right now: a new proposal to decide, or anything addressed to me (replies to
@@ -26,10 +25,10 @@ function isUrgent(envelope: StoreEnvelope, me: string | undefined): boolean {
  * Batches are applied in ordinary tasks, never in animation-frame callbacks: a change made there lands after the
  * frame's scroll handlers have already laid the page out, so the browser would lay it out twice per frame.
  * Order is kept: envelopes and stream frames are applied in the order they arrived, urgent or not (an urgent
- * envelope takes the routine ones queued before it along).
+ * envelope takes the routine ones queued before it along), each batch as one store update.
  */
 export function createEnvelopeBatcher(store: SpaceStore) {
-  let queue: Item[] = [];
+  let queue: SpaceInput[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timerAt = Infinity;
   let lastFlush = -Infinity;
@@ -43,20 +42,9 @@ export function createEnvelopeBatcher(store: SpaceStore) {
   function flush() {
     cancel();
     lastFlush = performance.now();
-    const items = queue;
+    const inputs = queue;
     queue = [];
-    const state = store.getState();
-    let run: StoreEnvelope[] = [];
-    for (const item of items) {
-      if ('envelope' in item) {
-        run.push(item.envelope);
-        continue;
-      }
-      if (run.length) state.ingestMany(run);
-      run = [];
-      state.ingestStreamData(item.streamId, item.data);
-    }
-    if (run.length) state.ingestMany(run);
+    store.getState().ingestMany(inputs);
   }
 
   /** Flushes no later than `lastFlush + gap` (now, if that has passed). */
@@ -70,15 +58,15 @@ export function createEnvelopeBatcher(store: SpaceStore) {
     timer = setTimeout(flush, at - now);
   }
 
-  function push(item: Item, urgent: boolean) {
-    queue.push(item);
+  function push(input: SpaceInput, urgent: boolean) {
+    queue.push(input);
     if (document.visibilityState !== 'visible') flushWithin(HIDDEN_FLUSH_MS);
     else flushWithin(urgent ? URGENT_MIN_GAP_MS : ROUTINE_FLUSH_MS);
   }
 
   return {
-    envelope: (envelope: StoreEnvelope) => push({ envelope }, isUrgent(envelope, store.getState().connection.me)),
-    streamData: (streamId: string, data: string | Uint8Array) => push({ streamId, data }, false),
+    envelope: (envelope: StoreEnvelope) => push(envelope, isUrgent(envelope, store.getState().connection.me)),
+    streamData: (stream: StreamData) => push(stream, false),
     /** Applies whatever is queued now (before a catch-up, so history never overtakes live envelopes). */
     flush: () => {
       if (queue.length) flush();

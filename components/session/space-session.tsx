@@ -42,7 +42,7 @@ export function SpaceSessionProvider({ space, token, children }: { space: string
     let welcomed = false;
     const unsubscribe = [
       client.on('message', (envelope) => batcher.envelope(envelope)),
-      client.on('stream/data', ({ streamId, data }) => batcher.streamData(streamId, data)),
+      client.on('stream/data', (stream) => batcher.streamData(stream)),
       client.on('status', ({ status, close }) => store.getState().setConnection(status, close?.reason)),
       client.on('catch-up', ({ complete, replayed }) => {
         // On the first connect an incomplete history is simply a long-lived space; after an outage it is a gap.

@@ -4,7 +4,6 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { useSpaceSession } from '@/components/session/space-session';
 import { matchesLogFilter, toJsonl, type LogEntry, type LogFilter, type SpaceStoreState } from '@/lib/store';
 import { downloadText } from './download-text';
-import { entryTime } from './entry-time';
 import { inTimeOrder } from './in-time-order';
 import { shortId } from './envelope-summary';
 import { LogFilters, NO_FILTER, type LogFilterDraft } from './log-filters';
@@ -23,6 +22,7 @@ const FILTER_DEBOUNCE_MS = 200;
 const HIGHLIGHT_MS = 2_500;
 
 const selectLog = (s: SpaceStoreState) => s.log;
+const byTime = (e: LogEntry) => e.at;
 const bySeq = (e: LogEntry) => e.seq;
 
 function toFilter(draft: LogFilterDraft): LogFilter | undefined {
@@ -49,7 +49,7 @@ export function EnvelopeLog() {
   const filter = useMemo(() => toFilter(settled), [settled]);
 
   // The store's entries array is a fresh immutable copy per change, so a snapshot can be held while frozen.
-  const live = useMemo(() => ({ entries: inTimeOrder(log.entries.entries(), entryTime, bySeq), total: log.total }), [log]);
+  const live = useMemo(() => ({ entries: inTimeOrder(log.entries.entries(), byTime, bySeq), total: log.total }), [log]);
   const liveRef = useRef(live);
   liveRef.current = live;
   const [frozen, setFrozen] = useState<typeof live | null>(null);
@@ -132,7 +132,7 @@ export function EnvelopeLog() {
       }
       // Held by the store but not shown: newer than a frozen snapshot, and/or hidden by the filters.
       release();
-      setFrozen({ entries: inTimeOrder(state.log.entries.entries(), entryTime, bySeq), total: state.log.total });
+      setFrozen({ entries: inTimeOrder(state.log.entries.entries(), byTime, bySeq), total: state.log.total });
       if (filter && !matchesLogFilter(entry, filter)) {
         setDraft(NO_FILTER);
         setNotice(`Filters cleared to show envelope ${shortId(id)}.`);

@@ -3,7 +3,6 @@
 import { memo } from 'react';
 import type { LogEntry } from '@/lib/store';
 import { correlationIds } from '@/lib/sdk/model/store-envelope';
-import { entryTime } from './entry-time';
 import { preciseTime } from './format-time';
 import { envelopeSummary, kindTone, shortId } from './envelope-summary';
 
@@ -32,7 +31,6 @@ export const LogRow = memo(function LogRow({
 }) {
   const e = entry.envelope;
   const parents = correlationIds(e);
-  const at = entryTime(entry);
   return (
     <div
       className={`border-b border-slate-800/70 px-2 py-1 text-xs transition-colors ${
@@ -49,8 +47,8 @@ export const LogRow = memo(function LogRow({
         <span aria-hidden="true" className={`text-slate-500 ${expanded ? 'rotate-90' : ''} inline-block transition-transform`}>
           ▸
         </span>
-        <time className="font-mono text-slate-500" dateTime={new Date(at).toISOString()}>
-          {preciseTime(at)}
+        <time className="font-mono text-slate-500" dateTime={new Date(entry.at).toISOString()}>
+          {preciseTime(entry.at)}
         </time>
         <span className={`rounded border px-1 font-mono ${kindTone(e.kind)}`}>{e.kind}</span>
         <span className="font-mono text-slate-300">

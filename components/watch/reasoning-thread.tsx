@@ -57,7 +57,11 @@ export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, m
 
   const count = thread.thoughts.length + thread.droppedThoughts;
   return (
-    <li className={`rounded-md border ${live ? 'border-sky-900/80 bg-sky-950/20' : 'border-slate-800 bg-slate-950/40'}`}>
+    // Fifty agents thinking at once make a list far taller than the screen: rows off screen skip style, layout,
+    // paint and their live indicator's animation (content-visibility), at the height they last had.
+    <li
+      className={`rounded-md border [contain-intrinsic-size:auto_4rem] [content-visibility:auto] ${live ? 'border-sky-900/80 bg-sky-950/20' : 'border-slate-800 bg-slate-950/40'}`}
+    >
       <div className="flex flex-wrap items-center gap-2 p-2">
         <button
           type="button"

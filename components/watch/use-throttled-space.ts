@@ -8,7 +8,9 @@ import type { SpaceStoreState } from '@/lib/store';
  * Like `useSpace`, but re-reads the store at most once per `intervalMs`, and re-renders as a transition: the
  * store changes many times a second under load, while a chart or a list only needs a few frames a second, and a
  * transition's render yields to the browser every few milliseconds, so a big list redraw never holds up an
- * incoming proposal (`useSpace` readers stay synchronous). A timer catches the last change of a burst.
+ * incoming proposal (`useSpace` readers stay synchronous). Reads ride on the store's own changes, so every reader
+ * due at a batch re-renders in one React pass, laid out and painted once with the batch; a timer catches only the
+ * last change of a burst.
  * Pass a stable selector (module-level or `useCallback`); a new selector is read at once.
  */
 export function useThrottledSpace<T>(selector: (state: SpaceStoreState) => T, intervalMs: number): T {
@@ -26,11 +28,11 @@ export function useThrottledSpace<T>(selector: (state: SpaceStoreState) => T, in
     };
     refresh(); // a change since the first render (or a new selector) would otherwise wait for the next one
     const unsubscribe = store.subscribe(() => {
-      const wait = last + intervalMs - Date.now();
-      if (wait <= 0) {
-        if (trailing !== undefined) clearTimeout(trailing);
-        refresh();
-      } else if (trailing === undefined) trailing = setTimeout(refresh, wait);
+      if (trailing !== undefined) clearTimeout(trailing);
+      if (Date.now() - last >= intervalMs) return refresh();
+      // Under load the next batch comes sooner than this timer (restarted by every change), and the read joins it:
+      // a timer at the due time would be a render, layout and paint of its own between two batches.
+      trailing = setTimeout(refresh, intervalMs);
     });
     return () => {
       unsubscribe();

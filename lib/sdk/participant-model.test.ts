@@ -62,6 +62,14 @@ describe('ParticipantModel: the space model’s reducers as the SDK’s views', 
     expect(m.observe(ack, NOW).chatQueue).toBe(false); // the echo changes nothing
   });
 
+  it('does not report a queue change for chats between others or my own', () => {
+    const m = model();
+    expect(m.observe(envelope('chat', 'agent', { to: ['calc'], payload: { text: 'overheard' } }), NOW).chatQueue).toBe(false);
+    expect(m.observe(envelope('chat', 'me', { to: ['agent'], payload: { text: 'mine' } }), NOW).chatQueue).toBe(false);
+    expect(m.observe(envelope('chat', 'agent', { payload: { text: 'to everyone' } }), NOW).chatQueue).toBe(false);
+    expect(m.pendingChats()).toEqual([]);
+  });
+
   it('knows the others, not me, and what each may send', () => {
     const m = model();
     expect(m.peers().map((p) => p.id)).toEqual(['agent', 'calc']);

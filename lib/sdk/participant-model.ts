@@ -8,7 +8,7 @@ import { initialProposals, reduceProposals, type Proposal, type ProposalsState }
 import { initialReasoning } from './model/reasoning-slice';
 import type { ReduceContext } from './model/reduce-context';
 import { resolveStoreConfig, type StoreConfig } from './model/store-defaults';
-import { correlationIds, envelopeTime } from './model/store-envelope';
+import { correlationIds, envelopeTime, isAddressedTo } from './model/store-envelope';
 import { initialStreams, reduceStreams, type StreamInfo, type StreamsState } from './model/streams-slice';
 import { initialTools, reduceTools, type ToolsState } from './model/tools-slice';
 import { compileCapabilitiesSafely } from './safe-capabilities';
@@ -172,6 +172,9 @@ export class ParticipantModel {
     if (this.appliedEarly.delete(envelope.id)) return false; // the echo of something `sentReceipt` already counted
     const before = this.chat.ackVersion;
     this.chat = reduceChat(this.chat, envelope, ctx);
+    // Overheard chats between others are kept too, but never join my queue: rebuilding it for each would cost a
+    // scan of every addressed chat per chat in a busy space.
+    if (envelope.kind === 'chat' && (envelope.from === ctx.me || !isAddressedTo(envelope, ctx.me))) return false;
     return this.chat.ackVersion !== before;
   }
 

@@ -51,6 +51,17 @@ describe('createSpaceStore', () => {
     expect(store.getState().log.total).toBe(session.length + 1);
   });
 
+  it('applies a whole batch of envelopes and stream frames with one notification', () => {
+    const store = createSpaceStore({ me: 'human' });
+    const listener = vi.fn();
+    store.subscribe(listener);
+    store.getState().ingestMany([...session, { streamId: 'unknown', data: 'frame' }]);
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(store.getState().log.total).toBe(session.length);
+    store.getState().ingestMany(session); // all seen already
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
   it('ignores things that are not envelopes', () => {
     const store = createSpaceStore();
     const before = store.getState();
@@ -75,7 +86,7 @@ describe('createSpaceStore', () => {
       }
     }
     expect(delivered).toBeGreaterThan(KINDS.length);
-    expect(() => store.getState().ingestStreamData('unknown', '{"broken')).not.toThrow();
+    expect(() => store.getState().ingestMany([{ streamId: 'unknown', data: '{"broken' }])).not.toThrow();
     expect(store.getState().log.total).toBe(session.length + delivered);
   });
 

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { applyConnection, applyEnvelope, applyEnvelopes, applyStreamData, applyTick } from '../sdk/model/apply-envelope';
+import { applyConnection, applyEnvelope, applyInputs, applyTick, type SpaceInput } from '../sdk/model/apply-envelope';
 import type { ConnectionStatus } from '../sdk/model/connection-slice';
 import type { ErrorNotice } from '../sdk/model/errors-slice';
 import { createSpaceState, type SpaceState } from '../sdk/model/space-state';
@@ -10,10 +10,11 @@ import type { StoreEnvelope } from '../sdk/model/store-envelope';
 export interface SpaceActions {
   /** Applies one received envelope (idempotent by envelope id). */
   ingest(envelope: StoreEnvelope): void;
-  /** Applies a batch (history catch-up) with a single notification; envelopes already seen change nothing. */
-  ingestMany(envelopes: Iterable<StoreEnvelope>): void;
-  /** Applies a raw stream frame (the SDK's `stream/data` event: `{streamId, data}`). */
-  ingestStreamData(streamId: string, data: string | Uint8Array): void;
+  /**
+   * Applies a batch of envelopes and raw stream frames (the SDK's `stream/data` events) in arrival order, with a
+   * single notification; envelopes already seen (a catch-up after a reconnect) change nothing.
+   */
+  ingestMany(inputs: Iterable<SpaceInput>): void;
   /** Records the transport's status (the SDK client's `status` event); a welcome for me sets `ready` by itself. */
   setConnection(status: ConnectionStatus, detail?: string): void;
   /** Recomputes time-derived states (expiry, pause timeouts, staleness) at `now` (default: the store's clock). */
@@ -48,8 +49,7 @@ export function createSpaceStore(options: SpaceStoreOptions = {}): SpaceStore {
     return {
       ...createSpaceState(options, now()),
       ingest: (envelope) => update(applyEnvelope(get(), envelope, now())),
-      ingestMany: (envelopes) => update(applyEnvelopes(get(), envelopes, now())),
-      ingestStreamData: (streamId, data) => update(applyStreamData(get(), streamId, data, now())),
+      ingestMany: (inputs) => update(applyInputs(get(), inputs, now())),
       setConnection: (status, detail) => update(applyConnection(get(), status, detail, now())),
       tick: (at) => update(applyTick(get(), at ?? now())),
       takeErrors: () => {

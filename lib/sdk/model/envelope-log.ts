@@ -7,6 +7,8 @@ export interface LogEntry {
   seq: number;
   /** When the store ingested it (epoch ms); the envelope's own `ts` is on the envelope. */
   receivedAt: number;
+  /** When the envelope happened: its `ts`, else `receivedAt` (parsed once, here: the log view orders by it). */
+  at: number;
   envelope: StoreEnvelope;
 }
 
@@ -100,8 +102,8 @@ export function initialLog(capacity: number): LogState {
   return { entries: new EnvelopeLog(capacity), size: 0, evicted: 0, total: 0 };
 }
 
-/** Appends the envelope. */
-export function reduceLog(state: LogState, envelope: StoreEnvelope, seq: number, now: number): LogState {
-  state.entries.append({ seq, receivedAt: now, envelope });
+/** Appends the envelope, which happened `at` and was received `now`. */
+export function reduceLog(state: LogState, envelope: StoreEnvelope, seq: number, now: number, at: number): LogState {
+  state.entries.append({ seq, receivedAt: now, at, envelope });
   return { entries: state.entries, size: state.entries.size, evicted: state.entries.evicted, total: state.total + 1 };
 }

@@ -30,6 +30,14 @@ describe('envelope log', () => {
     expect(s.log.entries.get('c-0')).toBeUndefined();
   });
 
+  it('dates each entry once, by the envelope’s ts, else by when it was received', () => {
+    const s = run([env({ id: 'dated', at: 7, from: 'a', kind: 'chat', payload: { text: 'x' } }), env({ id: 'undated', ts: 'not a time', from: 'a', kind: 'chat', payload: { text: 'y' } })]);
+    expect(logEntries(s).map((e) => [e.envelope.id, e.at, e.receivedAt])).toEqual([
+      ['dated', T0 + 7, NOW],
+      ['undated', NOW, NOW],
+    ]);
+  });
+
   it('filters by kind prefix, participant (from or to), context and free text', () => {
     const s = run(chain);
     const ids = (filter: Parameters<typeof filterLog>[1]) => filterLog(s, filter).map((e) => e.envelope.id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyEnvelope, applyEnvelopes, applyStreamData } from './apply-envelope';
+import { applyEnvelope, applyEnvelopes, applyInputs, applyStreamData, isStreamFrame, type SpaceInput } from './apply-envelope';
 import { readFrame } from './stream-frame-data';
 import { activeStreams, reasoningThreads } from './space-selectors';
 import { createSpaceState, type SpaceState } from './space-state';
@@ -91,6 +91,33 @@ describe('reasoning thoughts from stream frames (spec §3.10)', () => {
     ]);
     expect(t.streamText).toBe('token by token');
     expect(s.streams.byId.get('stream-42')!.frames).toBe(4);
+  });
+
+  it('applies a batch of envelopes and frames (applyInputs) exactly as one by one, in arrival order', () => {
+    const batch: SpaceInput[] = [
+      start,
+      streamRequest({ correlation_id: ['reason-start-1'] }, 'bulk'),
+      streamOpen,
+      { streamId: 'stream-42', data: 'token by ' },
+      thought('thought-1', 'Reading the YAML first.', 3),
+      { streamId: 'stream-42', data: '{"message":"Reading the YAML first."}' },
+      { streamId: 'unknown', data: 'ignored' },
+      { streamId: 'stream-42', data: 'token' },
+    ];
+    const initial = createSpaceState({ me: 'human' }, T0);
+    const batched = applyInputs(initial, batch, NOW);
+    let single = createSpaceState({ me: 'human' }, T0);
+    for (const input of batch) {
+      single = isStreamFrame(input) ? applyStreamData(single, input.streamId, input.data, NOW) : applyEnvelope(single, input, NOW);
+    }
+    const { thoughts, streamText } = batched.reasoning.byId.get('reason-start-1')!;
+    expect(thoughts).toEqual(single.reasoning.byId.get('reason-start-1')!.thoughts);
+    expect(thoughts.map((t) => [t.message, t.source, t.mirrored])).toEqual([['Reading the YAML first.', 'envelope', true]]);
+    expect(streamText).toBe('token by token');
+    expect(batched.streams.byId.get('stream-42')).toEqual(single.streams.byId.get('stream-42'));
+    expect([batched.seq, batched.log.total]).toEqual([4, 4]);
+    expect(initial.seq).toBe(0); // the state passed in is not the one written
+    expect(applyInputs(batched, [start, { streamId: 'unknown', data: 'x' }], NOW)).toBe(batched);
   });
 
   it('links by the rule of convention: a "reasoning" stream requested by a participant with a live thread', () => {

@@ -27,7 +27,7 @@ export interface StreamInfo {
   reasoningId?: string;
   /** The `stream/close` (no `id`/`by` when the welcome showed it ended while I was disconnected). */
   closed?: { id?: string; by?: string; at: number; reason?: string };
-  /** Frames and bytes (UTF-16 units for text) received through `ingestStreamData`. */
+  /** Frames and bytes (UTF-16 units for text) received as raw stream frames. */
   frames: number;
   bytes: number;
   lastFrameAt?: number;
