@@ -37,8 +37,9 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
   const issueAt = (...path: string[]) => issues.find((i) => path.every((p, n) => i.path[n] === p))?.message;
 
   // The space's proposals the preview replays (the store keeps a bounded window of them).
-  const byId = useSpace((s) => s.proposals.byId);
-  const proposals = useMemo(() => [...byId.values()], [byId]);
+  // The slice, not its map: the map changes in place, and only the slice is new when a proposal changes.
+  const slice = useSpace((s) => s.proposals);
+  const proposals = useMemo(() => [...slice.byId.values()], [slice]);
   const draft = useDeferredValue(checked?.ok ? checked.rule : undefined);
   const preview = useMemo(() => {
     if (!draft) return undefined;

@@ -25,15 +25,15 @@ const NO_KEYS: string[] = [];
 export function RuleSuggestions() {
   const { space } = useSpaceSession();
   const rules = useRules();
-  const byId = useSpace((s) => s.proposals.byId);
-  const proposals = useDeferredValue(byId);
+  // The slice, not its map: the map changes in place, and only the slice is new when a proposal changes.
+  const proposals = useDeferredValue(useSpace((s) => s.proposals));
   const [dismissed, updateDismissed] = useStoredState<string[]>(`mew.dismissed-rule-suggestions.${space}`, NO_KEYS);
   const [creating, setCreating] = useState<string>();
 
   const suggestions = useMemo(() => {
     if (!rules.mayManage || !rules.supervisor) return [];
     const engine = new RuleEngine(rules.rules);
-    return suggestRules(humanDecisions(proposals.values()), {
+    return suggestRules(humanDecisions(proposals.byId.values()), {
       dismissed: new Set(dismissed),
       covered: (d) => {
         const outcome = engine.decide(proposalFacts(d.proposal), Date.now(), d.proposal.risk);
