@@ -7,7 +7,10 @@ export const clusterKeys = {
   lease: (space: string) => `mew:{${space}}:lease`,
   /** Incremented on every takeover; the owner's writes carry it and are refused once another took over. */
   fence: (space: string) => `mew:{${space}}:fence`,
-  /** Hash: `epoch` (the history's numbering), `inpos` (the last inbox entry the owner's writes account for), `records`. */
+  /**
+   * Hash: `epoch` (the history's numbering), `inpos` (the last inbox entry the owner's writes account for), `records`
+   * (tokens, grants, revocations, invites, kicks, pauses, budgets) and `streams` (the open streams).
+   */
   meta: (space: string) => `mew:{${space}}:meta`,
   /** Stream: every numbered envelope the owner accepted or emitted, capped at the space's history size. */
   history: (space: string) => `mew:{${space}}:history`,

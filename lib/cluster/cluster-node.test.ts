@@ -45,6 +45,19 @@ async function cluster(count: number): Promise<TestNode[]> {
 
 const join = joiner(clients);
 
+/** The node that owns `space` now, and another. */
+function ownerAndOther(of: TestNode[], space = 's1'): { owner: TestNode; other: TestNode } {
+  const owner = of.find((n) => n.node.ownedSpaces.includes(space))!;
+  return { owner, other: of.find((n) => n !== owner)! };
+}
+
+/** The owner leaves cleanly; resolves once `survivor` owns the space. */
+async function handOver(owner: TestNode, survivor: TestNode, space = 's1'): Promise<void> {
+  nodes.splice(nodes.indexOf(owner), 1);
+  await owner.node.close();
+  await expect.poll(() => survivor.node.ownedSpaces, { timeout: 5_000 }).toEqual([space]);
+}
+
 describe('cluster mode', () => {
   it('sees presence across nodes and relays chats from one node to the others complete and in order', async () => {
     const [a, b, c] = await cluster(3);
@@ -119,18 +132,14 @@ describe('cluster mode: one order for security state', () => {
   });
 
   it('keeps the space when its owner leaves cleanly: another node takes it at once, with its state and history', async () => {
-    const [a, b] = await cluster(2);
-    const owner = a.node.ownedSpaces.includes('s1') ? a : b;
-    const survivor = owner === a ? b : a;
+    const { owner, other: survivor } = ownerAndOther(await cluster(2));
     const boss = await join(owner, 'boss');
     const bob = await join(survivor, 'bob');
     boss.send({ id: 'p1', kind: 'participant/pause', to: ['bob'], payload: {} });
     await bob.kind('participant/pause');
     boss.send(chat('before'));
     await bob.next((f) => f.kind === 'chat' && f.payload.text === 'before');
-    nodes.splice(nodes.indexOf(owner), 1);
-    await owner.node.close();
-    await expect.poll(() => survivor.node.ownedSpaces, { timeout: 5_000 }).toEqual(['s1']);
+    await handOver(owner, survivor);
     // bob's connection resumed on the new owner: still paused, and told who is present now.
     bob.send({ id: 'still', ...chat('am I paused?') });
     expect(await bob.next((f) => f.kind === 'system/error' && f.correlation_id?.[0] === 'still', 5_000)).toMatchObject({ payload: { error: 'participant_paused' } });
@@ -149,11 +158,24 @@ describe('cluster mode: one order for security state', () => {
   });
 });
 
+describe('cluster mode: open streams', () => {
+  it('keeps a space\'s open streams across a handover: frames still flow, newcomers are told of them', async () => {
+    const { owner, other: survivor } = ownerAndOther(await cluster(2));
+    const boss = await join(survivor, 'boss');
+    const bob = await join(survivor, 'bob');
+    boss.send({ id: 'req', kind: 'stream/request', to: ['gateway'], payload: { direction: 'upload' } });
+    const id = (await boss.next((f) => f.kind === 'stream/open')).payload.stream_id as string;
+    await handOver(owner, survivor);
+    boss.send(`#${id}#after the handover`);
+    expect(await bob.next((f) => 'stream' in f)).toEqual({ stream: `#${id}#after the handover` });
+    const carol = await join(survivor, 'carol');
+    expect(carol.welcome!.payload.active_streams.map((s: { stream_id: string }) => s.stream_id)).toEqual([id]);
+  });
+});
+
 describe('cluster mode over HTTP', () => {
   it('serves a space\'s HTTP endpoints on any node, from its owner', async () => {
-    const [a, b] = await cluster(2);
-    const owner = a.node.ownedSpaces.includes('s1') ? a : b;
-    const other = owner === a ? b : a;
+    const { owner, other } = ownerAndOther(await cluster(2));
     const boss = await join(owner, 'boss');
     const auth = { Authorization: `Bearer ${tokenOf('bob')}`, 'Content-Type': 'application/json' };
     const posted = await fetch(other.httpUrl('/participants/bob/messages?space=s1'), { method: 'POST', headers: auth, body: JSON.stringify(chat('over http')) });
@@ -240,8 +262,7 @@ describe('cluster mode: approval rules', () => {
       { automation: { supervisor: 'rules' } },
     );
     for (const id of ['n0', 'n1']) nodes.push(await startNode(redis.url, id, [auto]));
-    const owner = nodes.find((n) => n.node.ownedSpaces.includes('auto'))!;
-    const survivor = nodes.find((n) => n !== owner)!;
+    const { owner, other: survivor } = ownerAndOther(nodes, 'auto');
     const connect = async (id: string) => {
       const participant = new MEWParticipant({ gateway: survivor.wsUrl(), space: 'auto', token: tokenOf(id), autoDiscovery: false });
       participants.push(participant);
@@ -263,9 +284,7 @@ describe('cluster mode: approval rules', () => {
     const note = (text: string) => agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'note_down', arguments: { text } } }, 10_000);
     expect(JSON.stringify(await note('first'))).toContain('Noted: first');
 
-    nodes.splice(nodes.indexOf(owner), 1);
-    await owner.node.close();
-    await expect.poll(() => survivor.node.ownedSpaces, { timeout: 5_000 }).toEqual(['auto']);
+    await handOver(owner, survivor, 'auto');
     expect(JSON.stringify(await note('second'))).toContain('Noted: second');
     const { rules } = (await (await api('')).json()) as { rules: { name: string; hits: number }[] };
     expect(rules).toMatchObject([{ name: 'agent notes', hits: 2 }]);

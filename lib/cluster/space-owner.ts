@@ -17,6 +17,7 @@ import type { Participant } from '../gateway/participant';
 import { GatewayDatabase } from '../gateway/persistence/gateway-database';
 import { parseRecordsDocument, SpaceRecords } from '../gateway/persistence/space-records';
 import type { AttachOptions, Space } from '../gateway/space';
+import type { StoredStream } from '../gateway/stream-registry';
 import type { SpaceConfig } from '../gateway/space-config';
 import { ClusterAuditSink } from './cluster-audit-sink';
 import { ClusterHistory, historyEntryOf } from './cluster-history';
@@ -92,7 +93,7 @@ export class SpaceOwner {
   }
 
   /**
-   * Builds the space from what Redis holds (records, history, audit, rules), binds again the connections its
+   * Builds the space from what Redis holds (records, open streams, history, audit, rules), binds again the connections its
    * predecessor had on live nodes, starts reading the inbox and runs the space's rule supervisor.
    */
   static async take(options: SpaceOwnerOptions): Promise<SpaceOwner> {
@@ -123,6 +124,10 @@ export class SpaceOwner {
       history: new ClusterHistory({ epoch, entries }, writer, limits.historySize),
       connectionUrl: options.connectionUrl,
       records: (id, db) => new SpaceRecords(db, id, { initial, replicate: (document) => writer.set(metaKey, 'records', JSON.stringify(document)) }),
+      streams: () => ({
+        initial: meta.streams ? (JSON.parse(meta.streams) as StoredStream[]) : [],
+        replicate: (streams) => writer.set(metaKey, 'streams', JSON.stringify(streams)),
+      }),
     });
     owner = new SpaceOwner(options, gateway, gateway.spaces.get(config.id)!, writer, database, auditLog, rules, audit, meta.inpos ?? '0-0');
     await owner.resume();
@@ -198,6 +203,8 @@ export class SpaceOwner {
       this.space.emit('system/presence', { event: 'leave', participant: { id } });
       this.space.audit('PARTICIPANT_LEFT', { actor: id, details: { code: CLOSE_CODES.abnormal, reason: 'its node stopped' } });
     }
+    // Streams whose owner is not back close after the grace period, as when an owner leaves.
+    for (const stream of this.space.streams.all()) if (!this.space.participants.get(stream.owner)?.online) this.space.orphanStreamsOf(stream.owner);
   }
 
   private async readInbox(): Promise<void> {

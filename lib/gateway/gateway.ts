@@ -25,6 +25,7 @@ import type { Connection, Participant, RoutingMode } from './participant';
 import { Space, type AttachOptions } from './space';
 import type { SpaceConfig } from './space-config';
 import { handleStreamClose, handleStreamRequest, routeStreamFrame } from './stream-handlers';
+import type { StreamReplica } from './stream-registry';
 import type { HistoryPosition } from './history-cursor';
 import type { HistoryStore } from './history-store';
 import { MemoryHistoryStore } from './memory-history-store';
@@ -45,6 +46,8 @@ export interface GatewayOptions {
   connectionUrl?: () => string;
   /** Each space's records. @default records in `database` */
   records?: (spaceId: string, database: GatewayDatabase) => SpaceRecords;
+  /** Where each space's open streams are also kept. @default nowhere */
+  streams?: (spaceId: string) => StreamReplica;
 }
 
 /** A participant's live session: the transport feeds it frames and tells it when the peer is gone. */
@@ -150,6 +153,7 @@ export class Gateway {
         audit: options.audit ?? NO_AUDIT,
         history,
         connectionUrl: () => `${options.connectionUrl?.() ?? 'ws://127.0.0.1/ws'}?space=${encodeURIComponent(config.id)}`,
+        streams: options.streams?.(config.id),
       });
       space.supervisor = config.supervisor;
       const kicked = new Set(records.data.kicked);

@@ -14,7 +14,7 @@ import { ProposalTracker } from './proposal-tracker';
 import { GrantExpiry } from './grant-expiry';
 import type { PauseRecord, SpaceRecords, SpaceStateData, TokenChanges } from './persistence/space-records';
 import { SpaceBudgets } from './space-budgets';
-import { StreamRegistry, type OpenStream } from './stream-registry';
+import { StreamRegistry, type OpenStream, type StreamReplica } from './stream-registry';
 import { TokenIndex } from './token-index';
 
 /** Offenders whose security-event budget is remembered (the oldest forgotten first). */
@@ -40,6 +40,8 @@ export interface SpaceServices {
   history: HistoryStore;
   /** The URL a new participant connects to (for invite acks). */
   connectionUrl(): string;
+  /** Where open streams are also kept (cluster mode). @default nowhere: streams end with the process */
+  streams?: StreamReplica;
 }
 
 /** What a catch-up sent: how many envelopes, and whether none after the cursor had been dropped meanwhile. */
@@ -72,7 +74,7 @@ export interface HistoryPage {
 export class Space {
   readonly participants = new Map<string, Participant>();
   readonly tokens = new TokenIndex();
-  readonly streams = new StreamRegistry();
+  readonly streams: StreamRegistry;
   readonly budgets: SpaceBudgets = new SpaceBudgets(this);
   /** Who proposed what, for each proposal's audit trail and for "only the proposer withdraws". */
   readonly proposals = new ProposalTracker();
@@ -101,6 +103,7 @@ export class Space {
     readonly services: SpaceServices,
   ) {
     this.limits = services.limits;
+    this.streams = new StreamRegistry(services.streams);
     this.history = new RingBuffer(services.limits.historySize);
     const loaded = services.history.load(id, services.limits.historySize);
     this.epoch = loaded.epoch;
@@ -306,7 +309,12 @@ export class Space {
     this.online = this.online.filter((p) => p !== participant);
     this.emit('system/presence', { event: 'leave', participant: { id: participant.id } });
     this.audit('PARTICIPANT_LEFT', { actor: participant.id, details: close ? { code: close.code, reason: close.reason } : {} });
-    for (const stream of this.streams.ownedBy(participant.id)) {
+    this.orphanStreamsOf(participant.id);
+  }
+
+  /** The participant's streams close after a grace period unless it comes back (it left, or was never back). */
+  orphanStreamsOf(participantId: string): void {
+    for (const stream of this.streams.ownedBy(participantId)) {
       stream.orphanTimer ??= setTimeout(() => this.closeStream(stream, 'owner_left'), this.limits.streamOrphanGraceMs);
       stream.orphanTimer.unref?.();
     }

@@ -15,12 +15,26 @@ export interface OpenStream {
   orphanTimer?: ReturnType<typeof setTimeout>;
 }
 
+/** An open stream as a copy of the registry keeps it (cluster mode: in Redis, for the space's next owner). */
+export type StoredStream = Omit<OpenStream, 'authorizedWriters' | 'orphanTimer'> & { authorizedWriters: string[] };
+
+/** A copy of the registry kept elsewhere: what it held, and every change (the whole list; it must not throw). */
+export interface StreamReplica {
+  initial?: readonly StoredStream[];
+  replicate(streams: StoredStream[]): void;
+}
+
 /** The open streams of one space. */
 export class StreamRegistry {
   private readonly streams = new Map<string, OpenStream>();
 
+  constructor(private readonly replica?: StreamReplica) {
+    for (const stream of replica?.initial ?? []) this.streams.set(stream.id, { ...stream, authorizedWriters: new Set(stream.authorizedWriters) });
+  }
+
   add(stream: OpenStream): void {
     this.streams.set(stream.id, stream);
+    this.replicate();
   }
 
   get(id: string): OpenStream | undefined {
@@ -36,9 +50,20 @@ export class StreamRegistry {
 
   delete(id: string): OpenStream | undefined {
     const stream = this.streams.get(id);
-    if (stream?.orphanTimer) clearTimeout(stream.orphanTimer);
+    if (!stream) return undefined;
+    clearTimeout(stream.orphanTimer);
     this.streams.delete(id);
+    this.replicate();
     return stream;
+  }
+
+  /** Every open stream. */
+  all(): OpenStream[] {
+    return [...this.streams.values()];
+  }
+
+  private replicate(): void {
+    this.replica?.replicate([...this.streams.values()].map(({ orphanTimer: _timer, authorizedWriters, ...stream }) => ({ ...stream, authorizedWriters: [...authorizedWriters] })));
   }
 
   /** Cancels pending orphan closes (gateway shutdown: there is nobody left to tell). */
