@@ -13,6 +13,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,
+  // In CI one retry, so a journey that fails once on a loaded machine is reported flaky (and counted) rather than
+  // sinking the run; a journey that fails twice fails.
+  retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

@@ -10,6 +10,8 @@ import { E2E_TOKENS } from './fixtures/space';
  * agent and its tool on a third; approving works across them, and goes on working after the owner is killed.
  */
 const e2eSpace = parseYaml(readFileSync('e2e/e2e-space.yaml', 'utf8'));
+/** How long a step through several nodes may take on a loaded CI machine (a liveness bound, not a measurement). */
+const CROSS_NODE_MS = 15_000;
 
 let redis: TestRedis;
 let owner: NodeProcess;
@@ -25,6 +27,12 @@ test.beforeAll(async () => {
   owner = await startNodeProcess(redis.url, 'owner', [e2eSpace]); // first, so it owns the space
   app = await startNodeProcess(redis.url, 'app', [e2eSpace], { app: true });
   third = await startNodeProcess(redis.url, 'third', [e2eSpace]);
+});
+
+/** What the nodes printed, when a run fails: a failure across three processes is otherwise silent. */
+test.afterEach(async ({}, testInfo) => {
+  if (testInfo.status === testInfo.expectedStatus) return;
+  for (const node of [owner, app, third]) if (node) console.log(`--- node ${node.id} ---\n${node.output().slice(-4_000)}`);
 });
 
 test.afterAll(async () => {
@@ -45,11 +53,12 @@ async function ownerName(): Promise<string | null> {
   return status.spaces.e2e;
 }
 
+/** Approves the card and waits for the tool's answer: a round trip through three processes and Redis. */
 async function approve(page: Page, tool: string, path: string): Promise<void> {
   const card = page.getByRole('article', { name: tool }).filter({ hasText: path });
-  await expect(card).toBeVisible();
+  await expect(card).toBeVisible({ timeout: CROSS_NODE_MS });
   await card.getByRole('button', { name: 'Approve', exact: true }).click();
-  await expect(card.getByText('completed', { exact: true })).toBeVisible();
+  await expect(card.getByText('completed', { exact: true })).toBeVisible({ timeout: CROSS_NODE_MS });
 }
 
 test('a supervisor approves across nodes, and keeps approving after the node that owned the space is killed', async ({ page }) => {
@@ -62,6 +71,8 @@ test('a supervisor approves across nodes, and keeps approving after the node tha
   const propose = (path: string) => agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path } } }, 60_000);
 
   await page.goto(app.httpUrl(`/spaces/e2e#token=${E2E_TOKENS.human}`));
+  // Proposed once the control room is in the space, so the card arrives live, not with a catch-up.
+  await expect(page.getByRole('article', { name: 'agent' }).first()).toBeVisible({ timeout: CROSS_NODE_MS });
   const first = propose(`before-${u}.txt`);
   await approve(page, tool, `before-${u}.txt`);
   expect(JSON.stringify(await first)).toContain(`Wrote before-${u}.txt`);
