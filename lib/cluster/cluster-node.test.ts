@@ -5,6 +5,7 @@ import { spaceConfig, TestClient, tokenOf } from '../gateway/testing';
 import { OutboundMessage } from '../gateway/outbound-message';
 import { MEWParticipant } from '../sdk/mew-participant';
 import { clusterKeys } from './cluster-keys';
+import { readClusterTokens } from './cluster-tokens';
 import { decodeOutboxEntry, unpackEntry, type OutboxDelivery } from './cluster-wire';
 import { FencedWriter } from './fenced-writer';
 import { SpaceLease } from './space-lease';
@@ -122,6 +123,18 @@ describe('cluster mode: one order for security state', () => {
     expect((await bob.next((f) => f.kind === 'chat')).payload.text).toBe('still here');
   });
 
+  it('tells everyone when a participant on another node drops without a close, and keeps serving the rest', async () => {
+    const [a, b] = await cluster(2);
+    const boss = await join(a, 'boss');
+    const bob = await join(b, 'bob');
+    const carol = await join(b, 'carol');
+    bob.ws.terminate();
+    const left = await boss.next((f) => f.kind === 'system/presence' && f.payload.event === 'leave');
+    expect(left.payload.participant.id).toBe('bob');
+    carol.send(chat('still served'));
+    expect((await boss.next((f) => f.kind === 'chat')).payload.text).toBe('still served');
+  });
+
   it('refuses an unknown token on any node with a system/error and 4401', async () => {
     const [, b] = await cluster(2);
     const stranger = new TestClient(new WebSocket(b.wsUrl(), { headers: { Authorization: 'Bearer not-a-token-of-this-space' } }));
@@ -185,6 +198,12 @@ describe('cluster mode over HTTP', () => {
     expect(page.messages.some((m) => m.kind === 'chat')).toBe(true);
     const refused = await fetch(other.httpUrl('/participants/bob/messages?space=s1'), { method: 'POST', headers: { ...auth, Authorization: 'Bearer wrong' }, body: '{}' });
     expect(refused.status).toBe(401);
+    const garbled = await fetch(other.httpUrl('/api/spaces/%E0%A4%A/audit'), { headers: auth });
+    expect(garbled.status).toBe(400);
+    expect(((await garbled.json()) as { error: string }).error).toBe('invalid_request');
+    // Config tokens are not minted; the admin token is, by the first owner, and kept in Redis.
+    expect(await readClusterTokens(redis.url, 's1')).toEqual({ participants: {}, admin: expect.stringMatching(/^[\w-]{43}$/) });
+    await expect(readClusterTokens(redis.url, 'nowhere')).rejects.toThrow(/no records of space "nowhere"/);
     const processes = await fetch(other.httpUrl('/api/spaces/s1/processes'), { headers: auth });
     expect(processes.status).toBe(501);
     expect(((await processes.json()) as { error: string }).error).toBe('not_in_cluster_mode');

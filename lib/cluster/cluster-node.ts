@@ -6,7 +6,8 @@ import { resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
 import { GATEWAY_WS_PATH } from '../gateway/gateway-server';
 import { OutboundMessage } from '../gateway/outbound-message';
 import type { SpaceConfig } from '../gateway/space-config';
-import { answerClientError, sendError, sendJson } from '../gateway/http-util';
+import { answerClientError, decodePathSegment, sendError, sendJson } from '../gateway/http-util';
+import type { GatewayError } from '../gateway/gateway-error';
 import type { WsConnection } from '../gateway/ws-connection';
 import { createWsTransport, type BindOptions, type TransportSession, type WsCredentials, type WsSpace, type WsTransport } from '../gateway/ws-transport';
 import type { Envelope } from '../protocol';
@@ -167,8 +168,14 @@ export class ClusterNode {
       if (this.options.fallback) return this.options.fallback(req, res);
       return sendError(res, 'not_found', 'no such endpoint');
     }
-    const space = SPACE_IN_PATH.exec(pathname)?.[1] ?? searchParams.get('space') ?? this.defaultSpaceId;
-    void this.serveSpaceHttp(decodeURIComponentSafe(space), req, res).catch((error: Error) => {
+    const inPath = SPACE_IN_PATH.exec(pathname)?.[1];
+    let space: string;
+    try {
+      space = inPath === undefined ? (searchParams.get('space') ?? this.defaultSpaceId) : decodePathSegment(inPath);
+    } catch (error) {
+      return sendError(res, (error as GatewayError).code, (error as GatewayError).message);
+    }
+    void this.serveSpaceHttp(space, req, res).catch((error: Error) => {
       console.error(`[cluster] ${this.nodeId}: HTTP ${req.method} ${pathname} failed:`, error);
       if (!res.headersSent) sendError(res, 'internal_error', 'request failed');
     });
@@ -374,14 +381,6 @@ function forwardHttp(req: IncomingMessage, res: ServerResponse, target: URL, nod
     else res.destroy();
   });
   req.pipe(upstream);
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text; // answered as an unknown space
-  }
 }
 
 function cursorText(after: HistoryPosition | undefined): string | undefined {

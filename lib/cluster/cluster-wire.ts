@@ -1,4 +1,4 @@
-import type { RoutingMode } from '../gateway/participant';
+import { routingModeOf, type RoutingMode } from '../gateway/participant';
 import { unpackFields } from './packed-fields';
 
 /**
@@ -90,10 +90,6 @@ function itemsOf(raw: Buffer[]): Map<string, Buffer>[] {
   return items;
 }
 
-export function routingOf(value: string | undefined): RoutingMode | undefined {
-  return value === 'directed' || value === 'broadcast' ? value : undefined;
-}
-
 /** The items of one inbox stream entry (its unpacked fields), in order. */
 export function decodeInboxEntry(fields: Buffer[]): InboxEntry[] {
   return itemsOf(fields).flatMap((item) => decodeInboxItem(item) ?? []);
@@ -107,7 +103,7 @@ function decodeInboxItem(f: Map<string, Buffer>): InboxEntry | undefined {
   const ref = { node, connection };
   switch (text('o')) {
     case 'attach':
-      return { ...ref, op: 'attach', token: text('k') ?? '', claimedId: text('j'), address: text('a'), routing: routingOf(text('r')), after: text('u'), exclusive: text('x') === '1' };
+      return { ...ref, op: 'attach', token: text('k') ?? '', claimedId: text('j'), address: text('a'), routing: routingModeOf(text('r')), after: text('u'), exclusive: text('x') === '1' };
     case 'frame':
       return { ...ref, op: 'frame', data: f.get('d') ?? Buffer.alloc(0), binary: text('b') === '1' };
     case 'detach':

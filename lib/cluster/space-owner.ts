@@ -8,12 +8,13 @@ import { RuleRecords, type RuleTable } from '../gateway/persistence/rule-records
 import { createRulesRoute } from '../gateway/rules-api';
 import { superviseSpace, type SpaceSupervision } from '../automation/space-supervision';
 import { createHttpApi } from '../gateway/http-api';
-import { CLOSE_CODES, PROTOCOL_VERSION, type ErrorCode } from '../protocol';
+import { CLOSE_CODES, type ErrorCode } from '../protocol';
 import { Gateway, type CloseInfo, type Session } from '../gateway/gateway';
-import { GATEWAY_ID, resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
+import { resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
+import { closeReason, refusalFrame } from '../gateway/ws-transport';
 import { newHistoryEpoch, parseCursor, type HistoryPosition } from '../gateway/history-cursor';
 import { OutboundMessage } from '../gateway/outbound-message';
-import type { Participant } from '../gateway/participant';
+import { routingModeOf, type Participant } from '../gateway/participant';
 import { GatewayDatabase } from '../gateway/persistence/gateway-database';
 import { parseRecordsDocument, SpaceRecords } from '../gateway/persistence/space-records';
 import type { AttachOptions, Space } from '../gateway/space';
@@ -23,10 +24,9 @@ import { ClusterAuditSink } from './cluster-audit-sink';
 import { ClusterHistory, historyEntryOf } from './cluster-history';
 import { clusterKeys } from './cluster-keys';
 import { HEARTBEAT_MS, READ_BLOCK_MS, READ_COUNT, WRITE_RETRY_MS } from './cluster-options';
-import { decodeInboxEntry, routingOf, unpackEntry, type ConnectionRef, type InboxEntry } from './cluster-wire';
+import { decodeInboxEntry, unpackEntry, type ConnectionRef, type InboxEntry } from './cluster-wire';
 import { FencedWriter, type LocalOutbox } from './fenced-writer';
 import { RemoteConnection } from './remote-connection';
-import { randomUUID } from 'node:crypto';
 
 /** The inbox is trimmed up to what the owner's writes account for every this many read batches. */
 const TRIM_INBOX_EVERY = 64;
@@ -192,7 +192,7 @@ export class SpaceOwner {
       const { p: participantId, r } = JSON.parse(value) as { p: string; r?: string };
       const participant = this.space.participants.get(participantId);
       if (participant && alive.has(refOf(key).node)) {
-        this.bind(refOf(key), participant, { routing: routingOf(r), resumed: true });
+        this.bind(refOf(key), participant, { routing: routingModeOf(r), resumed: true });
         continue;
       }
       this.writer.unset(this.presenceKey, key);
@@ -285,10 +285,9 @@ export class SpaceOwner {
 
   /** A refused join: told why, then closed with 4401, as a single gateway does after an upgrade. */
   private refuse(ref: ConnectionRef, error: ErrorCode, message: string): void {
-    const envelope = { protocol: PROTOCOL_VERSION, id: randomUUID(), ts: new Date().toISOString(), from: GATEWAY_ID, kind: 'system/error', payload: { error, message } };
     const outbox = clusterKeys.nodeOutbox(ref.node);
-    this.writer.deliver(outbox, ref.connection, new OutboundMessage(Buffer.from(JSON.stringify(envelope)), undefined, Date.now()));
-    this.writer.control(outbox, { op: 'close', connection: ref.connection, code: CLOSE_CODES.unauthorized, reason: message.slice(0, 120) });
+    this.writer.deliver(outbox, ref.connection, new OutboundMessage(Buffer.from(refusalFrame(error, message)), undefined, Date.now()));
+    this.writer.control(outbox, { op: 'close', connection: ref.connection, code: CLOSE_CODES.unauthorized, reason: closeReason(message) });
   }
 
   /** Connections of nodes whose heartbeat expired are gone: their participants leave (and may reconnect anywhere). */

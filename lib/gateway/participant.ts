@@ -13,6 +13,11 @@ export interface Connection {
 
 export type RoutingMode = 'broadcast' | 'directed';
 
+/** A routing mode as text names it (`?routing=`, a cluster node's forwarded attach); anything else is undefined. */
+export function routingModeOf(value: string | null | undefined): RoutingMode | undefined {
+  return value === 'directed' || value === 'broadcast' ? value : undefined;
+}
+
 /** One live connection of a participant (a tab, a device), with the routing mode it asked for. */
 export interface Link {
   connection: Connection;

@@ -6,7 +6,7 @@ import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { AFTER_CURSOR_PARAM, BEARER_SUBPROTOCOL_PREFIX, CLOSE_CODES, COALESCE_PARAM, EXCLUSIVE_PARAM, PROTOCOL_VERSION, type ErrorCode } from '../protocol';
 import type { AuthAttempt, CloseInfo } from './gateway';
 import type { GatewayLimits } from './gateway-options';
-import type { RoutingMode } from './participant';
+import { routingModeOf, type RoutingMode } from './participant';
 import { WsConnection } from './ws-connection';
 import { WriteCoalescer } from './write-coalescer';
 import { bearerToken, rejectUpgrade, originAllowed } from './upgrade-auth';
@@ -120,7 +120,7 @@ export function createWsTransport<S extends WsSpace, P extends { id: string }>(h
       // Protocol errors (bad frames, over maxPayload): ws has already begun the close handshake with the right code
       // (1002, 1009); terminating now would cut off its close frame, so the peer would only see 1006.
       ws.on('error', () => setTimeout(() => ws.terminate(), CLOSE_HANDSHAKE_GRACE_MS).unref());
-      const options = { routing: parseRouting(url.searchParams.get('routing')), after, exclusive: isOn(url.searchParams.get(EXCLUSIVE_PARAM)), coalesceMs };
+      const options = { routing: routingModeOf(url.searchParams.get('routing')), after, exclusive: isOn(url.searchParams.get(EXCLUSIVE_PARAM)), coalesceMs };
       // A browser cannot read an HTTP 401 (it only sees a failed socket), so a bad subprotocol or query token
       // is refused after the upgrade with a system/error and close code 4401, which the SDK treats as final.
       if (token !== undefined && !participant) closeWithError(ws, 'invalid_token', 'unknown or revoked token');
@@ -227,22 +227,21 @@ function parseJoinFrame(text: string): JoinFrame | undefined {
 /** Tells a not-yet-joined peer why it is refused, then closes it (4401 unless another close code fits better). */
 function closeWithError(ws: WebSocket, code: ErrorCode, message: string, closeCode: number = CLOSE_CODES.unauthorized): void {
   if (ws.readyState !== WebSocket.OPEN) return;
-  ws.send(
-    JSON.stringify({
-      protocol: PROTOCOL_VERSION,
-      id: randomUUID(),
-      ts: new Date().toISOString(),
-      from: GATEWAY_ID,
-      kind: 'system/error',
-      payload: { error: code, message },
-    }),
-  );
-  ws.close(closeCode, message.slice(0, 120));
+  ws.send(refusalFrame(code, message));
+  ws.close(closeCode, closeReason(message));
 }
 
-/** `?routing=directed|broadcast` on the upgrade URL (MCPx routing modes); anything else keeps the config's mode. */
-function parseRouting(value: string | null): RoutingMode | undefined {
-  return value === 'directed' || value === 'broadcast' ? value : undefined;
+/**
+ * The `system/error` that tells a peer which never joined why it is refused (nothing else reaches it, so it is
+ * neither numbered nor kept in history).
+ */
+export function refusalFrame(code: ErrorCode, message: string): string {
+  return JSON.stringify({ protocol: PROTOCOL_VERSION, id: randomUUID(), ts: new Date().toISOString(), from: GATEWAY_ID, kind: 'system/error', payload: { error: code, message } });
+}
+
+/** A close reason fits in a close frame (123 bytes). */
+export function closeReason(message: string): string {
+  return message.slice(0, 120);
 }
 
 /**
