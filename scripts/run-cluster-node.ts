@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { gatewayEnv, loadSpaceConfig, SpaceConfigError, type GatewayServerOptions } from '../lib/gateway';
 import { ClusterNode } from '../lib/cluster/cluster-node';
+import { demoSettings } from '../lib/launcher/space-processes';
 
 /** The Redis URL without its password, for the log. */
 function redacted(url: string): string {
@@ -14,7 +16,13 @@ export async function runClusterNode(mode: string, redisUrl: string, extra: Pick
   const env = gatewayEnv(process.cwd());
   let node: ClusterNode;
   try {
-    node = new ClusterNode({ redisUrl, nodeId: process.env.MEW_NODE_ID || undefined, spaces: env.configPaths.map((p) => loadSpaceConfig(p)), ...extra });
+    node = new ClusterNode({
+      redisUrl,
+      nodeId: process.env.MEW_NODE_ID || undefined,
+      spaces: env.configPaths.map((p) => loadSpaceConfig(p)),
+      launches: { dataDir: env.dataDir, ...demoSettings(process.argv, process.env) },
+      ...extra,
+    });
   } catch (e) {
     if (!(e instanceof SpaceConfigError)) throw e;
     console.error(`Cannot start: ${e.message}`);
@@ -26,7 +34,8 @@ export async function runClusterNode(mode: string, redisUrl: string, extra: Pick
     [
       `MEW Dashboard (${mode}, cluster node ${node.nodeId}) on http://${base}  ·  gateway ws://${base}/ws  ·  Redis ${redacted(redisUrl)}`,
       `  owns now: ${node.ownedSpaces.join(', ') || 'nothing'} (GET /cluster tells who owns what)`,
-      '  spaces, tokens, history and audit live in Redis; launched agents and the rules supervisor run with a single gateway only',
+      `  spaces, tokens, history and audit live in Redis; each space's owner runs its rules supervisor, launched participants, demo agents and observers`,
+      `  logs of what this node runs: ${join(env.dataDir, '<space>', 'logs')}`,
     ].join('\n'),
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

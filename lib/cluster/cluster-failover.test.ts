@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spaceConfig, type TestClient } from '../gateway/testing';
-import { chat, joiner, startNodeProcess, startRedis, type NodeProcess, type TestRedis } from './testing';
+import { chat, joiner, ownerVia, startNodeProcesses, startRedis, type NodeProcess, type TestRedis } from './testing';
 
 /**
  * How long a takeover may take before the test gives up: a liveness bound, far above the lease's TTL (3 s). How long
@@ -11,13 +11,12 @@ const READ_FILE = { kind: 'mcp/request', payload: { method: 'tools/call', params
 const config = spaceConfig('s1', { boss: [{ kind: '*' }], alice: [{ kind: 'chat' }], bob: [{ kind: 'chat' }], carol: [{ kind: 'chat' }] }, { limits: { rate_per_second: 10_000, rate_burst: 10_000 } });
 
 let redis: TestRedis;
-const nodes: NodeProcess[] = [];
+let nodes: NodeProcess[] = [];
 const clients: TestClient[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
-  // One after the other: the first to start owns the space.
-  for (const id of ['n0', 'n1', 'n2', 'n3']) nodes.push(await startNodeProcess(redis.url, id, [config]));
+  nodes = await startNodeProcesses(redis.url, ['n0', 'n1', 'n2', 'n3'], [config]);
 }, 60_000);
 afterAll(async () => {
   for (const c of clients) c.close();
@@ -25,10 +24,7 @@ afterAll(async () => {
   await redis.stop();
 });
 
-async function ownerOf(node: NodeProcess): Promise<string | null> {
-  const response = await fetch(node.httpUrl('/cluster'));
-  return ((await response.json()) as { spaces: Record<string, string | null> }).spaces.s1;
-}
+const ownerOf = (node: NodeProcess) => ownerVia(node, 's1');
 
 const join = joiner(clients);
 

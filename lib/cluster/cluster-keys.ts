@@ -1,3 +1,5 @@
+import type { NotifyTable } from '../notify/notify-rows';
+
 /**
  * Every Redis key of cluster mode, in one place. A space's keys share the `{space}` hash tag so that they would
  * live in one slot of a Redis Cluster; node keys are per node.
@@ -22,6 +24,13 @@ export const clusterKeys = {
   rules: (space: string) => `mew:{${space}}:rules`,
   /** Stream: the space's audit events, never trimmed (the durable audit record of a cluster). */
   audit: (space: string) => `mew:{${space}}:audit`,
+  /**
+   * Hash per notification table (push subscriptions, used action tokens, webhooks, webhook deliveries): the space's
+   * rows by key, as JSON; written by the owner, loaded at takeover.
+   */
+  notify: (space: string, table: NotifyTable) => `mew:{${space}}:notify:${table}`,
+  /** Hash: the secrets of notifications the whole cluster shares (`vapid`, `action_token_key`), minted once. */
+  notifySecrets: () => 'mew:notify:secrets',
   /** A live node's heartbeat (its HTTP base URL), with a TTL it keeps renewing. */
   nodeAlive: (node: string) => `mew:node:${node}:alive`,
   /** Stream: what owners send to one node's connections, in each owner's order. */

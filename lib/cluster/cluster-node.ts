@@ -18,6 +18,7 @@ import { decodeOutboxEntry, encodeInboxEntry, PACKED_FIELD, unpackEntry, type In
 import { packFields } from './packed-fields';
 import { MAX_ENTRY_FIELDS, type LocalItem } from './fenced-writer';
 import { SpaceLease } from './space-lease';
+import type { OwnerLaunchOptions } from './owner-launches';
 import { SpaceOwner } from './space-owner';
 
 export interface ClusterNodeOptions extends ClusterOptions {
@@ -27,6 +28,8 @@ export interface ClusterNodeOptions extends ClusterOptions {
   fallback?: (req: IncomingMessage, res: ServerResponse) => void;
   /** Upgrades on other paths are left to another listener (Next's HMR in dev). */
   leaveOtherUpgrades?: boolean;
+  /** Run the launched participants, demo agents and observers of each space this node owns. @default none */
+  launches?: OwnerLaunchOptions;
 }
 
 /** Paths of the gateway's HTTP API (served by each space's owner); anything else is the app's. */
@@ -189,7 +192,7 @@ export class ClusterNode {
     if (!this.spaces.has(space)) return sendError(res, 'unknown_space', `no space "${space}"`);
     const owned = this.owners.get(space);
     if (owned) {
-      if (!(await owned.owner.http(req, res))) sendError(res, 'not_in_cluster_mode', `${new URL(req.url ?? '/', 'http://localhost').pathname} is served by a single gateway only`);
+      if (!(await owned.owner.http(req, res))) sendError(res, 'not_found', 'no such endpoint');
       return;
     }
     const ownerNode = req.headers[FORWARDED_HEADER] ? null : await this.leases.get(space)!.owner();
@@ -249,6 +252,7 @@ export class ClusterNode {
         gatewayUrl: `${this.baseUrl.replace(/^http/, 'ws')}${GATEWAY_WS_PATH}`,
         local: { key: clusterKeys.nodeOutbox(this.run), deliver: (items) => this.applyLocal(items) },
         onLost: () => this.lose(space),
+        launches: this.options.launches,
       });
       this.owners.set(space, { owner, fence });
     } catch (error) {

@@ -6,6 +6,7 @@ import { createBudgetRoute } from '../gateway/budget-api';
 import type { AuditSink } from '../gateway/audit-sink';
 import { RuleRecords, type RuleTable } from '../gateway/persistence/rule-records';
 import { createRulesRoute } from '../gateway/rules-api';
+import { createProcessRoute } from '../gateway/process-api';
 import { superviseSpace, type SpaceSupervision } from '../automation/space-supervision';
 import { createHttpApi } from '../gateway/http-api';
 import { CLOSE_CODES, type ErrorCode } from '../protocol';
@@ -22,10 +23,12 @@ import type { StoredStream } from '../gateway/stream-registry';
 import type { SpaceConfig } from '../gateway/space-config';
 import { ClusterAuditSink } from './cluster-audit-sink';
 import { ClusterHistory, historyEntryOf } from './cluster-history';
+import { startOwnerNotifications, type OwnerNotifications } from './cluster-notifications';
 import { clusterKeys } from './cluster-keys';
 import { HEARTBEAT_MS, READ_BLOCK_MS, READ_COUNT, WRITE_RETRY_MS } from './cluster-options';
 import { decodeInboxEntry, unpackEntry, type ConnectionRef, type InboxEntry } from './cluster-wire';
 import { FencedWriter, type LocalOutbox } from './fenced-writer';
+import { OwnerLaunches, type OwnerLaunchOptions } from './owner-launches';
 import { RemoteConnection } from './remote-connection';
 
 /** The inbox is trimmed up to what the owner's writes account for every this many read batches. */
@@ -48,6 +51,8 @@ export interface SpaceOwnerOptions {
   local: LocalOutbox;
   /** Another node took the space over (the fence refused a write): this owner has stopped. */
   onLost: () => void;
+  /** Run the space's launched participants, demo agents and observers while owning it. @default none */
+  launches?: OwnerLaunchOptions;
 }
 
 /**
@@ -64,6 +69,8 @@ export class SpaceOwner {
   readonly http: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   /** The space's rule supervisor, run by its owner (config `automation.supervisor`). */
   private supervision?: SpaceSupervision;
+  /** The space's processes (launched participants, demo agents, observers), run by its owner. */
+  private launches?: OwnerLaunches;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly metaKey: string;
   private readonly inboxKey: string;
@@ -78,12 +85,15 @@ export class SpaceOwner {
     private readonly auditLog: AuditLog,
     rules: RuleRecords,
     audit: AuditSink,
+    private readonly notifications: OwnerNotifications,
     private inboxPosition: string,
   ) {
     this.http = createHttpApi(gateway, [
       createAuditRoute(gateway, auditLog),
       createBudgetRoute(gateway),
       createRulesRoute(gateway, () => rules, audit, () => this.supervision?.reload()),
+      createProcessRoute(gateway, audit, () => this.launches?.launcher),
+      ...notifications.routes,
     ]);
     this.metaKey = clusterKeys.meta(space.id);
     this.inboxKey = clusterKeys.inbox(space.id);
@@ -94,7 +104,8 @@ export class SpaceOwner {
 
   /**
    * Builds the space from what Redis holds (records, open streams, history, audit, rules), binds again the connections its
-   * predecessor had on live nodes, starts reading the inbox and runs the space's rule supervisor.
+   * predecessor had on live nodes, starts reading the inbox and runs the space's rule supervisor and, with
+   * `launches`, its processes.
    */
   static async take(options: SpaceOwnerOptions): Promise<SpaceOwner> {
     const { redis, config } = options;
@@ -129,10 +140,17 @@ export class SpaceOwner {
         replicate: (streams) => writer.set(metaKey, 'streams', JSON.stringify(streams)),
       }),
     });
-    owner = new SpaceOwner(options, gateway, gateway.spaces.get(config.id)!, writer, database, auditLog, rules, audit, meta.inpos ?? '0-0');
+    const notifications = await startOwnerNotifications({ redis, writer, gateway, database, audit, space: config.id, fence: options.fence, gatewayUrl: options.gatewayUrl });
+    owner = new SpaceOwner(options, gateway, gateway.spaces.get(config.id)!, writer, database, auditLog, rules, audit, notifications, meta.inpos ?? '0-0');
     await owner.resume();
     void owner.readInbox();
     owner.supervise(rules, audit);
+    try {
+      if (options.launches) owner.launches = new OwnerLaunches(config, owner.space, options.gatewayUrl, options.launches);
+    } catch (error) {
+      // The space is served all the same: giving it up would only move the failure to the next node.
+      console.error(`[cluster] ${config.id}: could not start its processes:`, error);
+    }
     return owner;
   }
 
@@ -153,10 +171,13 @@ export class SpaceOwner {
     });
   }
 
-  /** Writes what is pending, then stops (a clean shutdown: the next owner continues from exactly here). */
+  /**
+   * Writes what is pending and lets the space's processes exit, then stops (a clean shutdown: the next owner
+   * continues from exactly here, and starts its own processes).
+   */
   async release(): Promise<void> {
     this.stopped = true;
-    await this.writer.drained();
+    await Promise.all([this.writer.drained(), this.launches?.stop()]);
     this.stop();
   }
 
@@ -168,9 +189,11 @@ export class SpaceOwner {
     clearInterval(this.sweeper);
     this.space.cancelTimers();
     this.supervision?.stop();
+    void this.launches?.stop();
     this.options.blocking.disconnect();
     this.auditLog.close();
-    this.database.close();
+    // Sends under way end on their own (each bounded by its timeout) and log into the database until then.
+    void this.notifications.close().finally(() => this.database.close());
   }
 
   private lose(): void {

@@ -64,6 +64,8 @@ export async function startNode(redisUrl: string, nodeId: string, configs: unkno
 export interface NodeProcess extends Omit<TestNode, 'node'> {
   id: string;
   child: ChildProcess;
+  /** Its `MEW_DATA_DIR` (removed by `stop`). */
+  dataDir: string;
   /** Everything it printed. */
   output(): string;
   stop(): Promise<void>;
@@ -101,6 +103,7 @@ export async function startNodeProcess(redisUrl: string, nodeId: string, configs
   return {
     id: nodeId,
     child,
+    dataDir: dir,
     ...urls(port),
     output: () => printed,
     stop: async () => {
@@ -108,6 +111,19 @@ export async function startNodeProcess(redisUrl: string, nodeId: string, configs
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Node processes started one after the other, so the first owns the spaces. */
+export async function startNodeProcesses(redisUrl: string, nodeIds: string[], configs: unknown[]): Promise<NodeProcess[]> {
+  const nodes: NodeProcess[] = [];
+  for (const id of nodeIds) nodes.push(await startNodeProcess(redisUrl, id, configs));
+  return nodes;
+}
+
+/** The name of the node that owns `space` now, as `node` sees it (`GET /cluster`). */
+export async function ownerVia(node: Pick<TestNode, 'httpUrl'>, space: string): Promise<string | null> {
+  const response = await fetch(node.httpUrl('/cluster'));
+  return ((await response.json()) as { spaces: Record<string, string | null> }).spaces[space];
 }
 
 function urls(port: number) {

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { GatewayServer } from '../gateway/gateway-server';
+import type { Space } from '../gateway/space';
+import type { SpaceConfig } from '../gateway/space-config';
 import type { ProcessControl, ProcessView } from '../gateway/process-control';
 import { expand, type ServerVariable } from './env-template';
 import type { LaunchSpec } from './launch-spec';
@@ -16,6 +18,8 @@ export interface LauncherOptions {
   /** The server's environment: inherited by each process, and what `${NAME}` reads. @default process.env */
   env?: NodeJS.ProcessEnv;
   backoff?: Partial<Backoff>;
+  /** End each process when the server dies, even by SIGKILL, so none outlives it (`endingWithParent`). @default false */
+  endWithServer?: boolean;
   /** Told when any launched participant changes state. */
   onChange?(space: string, participantId: string, status: LaunchedStatus): void;
 }
@@ -122,6 +126,7 @@ export class SpaceLauncher implements ProcessControl {
       backoff: this.options.backoff,
       finalExitCodes: spec.finalExitCodes,
       restartNowExitCode: spec.restartNowExitCode,
+      endWithParent: this.options.endWithServer,
       output: (line) => log.write(line),
       onChange: () => queueMicrotask(() => this.options.onChange?.(space, participantId, this.status(space, participantId)!)),
     });
@@ -132,11 +137,20 @@ export class SpaceLauncher implements ProcessControl {
 export function participantsToLaunch(server: GatewayServer): { space: string; participantId: string; spec: LaunchSpec; token: string }[] {
   return server.configs.flatMap((config) => {
     const space = server.gateway.spaces.get(config.id);
-    if (!space) return [];
-    return config.participants.flatMap((pc) => {
-      const token = pc.tokens?.[0] ?? space.services.records.mintedTokens()[pc.id];
-      const kicked = space.state.kicked.includes(pc.id);
-      return pc.launch && token && !kicked ? [{ space: config.id, participantId: pc.id, spec: pc.launch, token }] : [];
-    });
+    return space ? spaceParticipantsToLaunch(config, space) : [];
   });
+}
+
+/** `participantsToLaunch` of one served space. */
+export function spaceParticipantsToLaunch(config: SpaceConfig, space: Space): { space: string; participantId: string; spec: LaunchSpec; token: string }[] {
+  return config.participants.flatMap((pc) => {
+    const token = participantToken(config, space, pc.id);
+    const kicked = space.state.kicked.includes(pc.id);
+    return pc.launch && token && !kicked ? [{ space: config.id, participantId: pc.id, spec: pc.launch, token }] : [];
+  });
+}
+
+/** A participant's token: the config's first, else the one the gateway minted. */
+export function participantToken(config: SpaceConfig, space: Space, participantId: string): string | undefined {
+  return config.participants.find((p) => p.id === participantId)?.tokens?.[0] ?? space.services.records.mintedTokens()[participantId];
 }

@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { ProcessState } from '../gateway/process-control';
+import { endingWithParent } from './end-with-parent';
 import type { RestartPolicyName } from './launch-spec';
 
 /** How a process that ended is started again. Times in ms. */
@@ -56,6 +56,8 @@ export interface ProcessSpec {
   onSpawn?(pid: number | undefined): void;
   /** Keep the child's stdin open for `write` (a stdio protocol peer, e.g. an MCP server). @default false */
   stdin?: boolean;
+  /** End the child when this process dies, even by SIGKILL (`endingWithParent`; not on Windows). @default false */
+  endWithParent?: boolean;
 }
 
 /** What an operator sees of a supervised process. */
@@ -149,15 +151,21 @@ export class SupervisedProcess {
     this.restartAt = undefined;
     this.startedAt = Date.now();
     this.setState('starting');
-    const child = spawn(this.spec.command, [...this.spec.args], {
-      cwd: this.spec.cwd,
-      env: this.spec.env,
-      // The IPC channel carries nothing: its closing tells a Node child that the supervisor is gone.
-      stdio: [this.spec.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(this.spec.command === process.execPath ? (['ipc'] as const) : [])],
-    });
+    // The IPC channel carries nothing: its closing tells a Node child that the supervisor is gone.
+    const stdio: StdioOptions = [this.spec.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(this.spec.command === process.execPath ? (['ipc'] as const) : [])];
+    const watchFd = this.spec.endWithParent && process.platform !== 'win32' ? stdio.push('pipe') - 1 : undefined;
+    const run = watchFd === undefined ? this.spec : endingWithParent(this.spec.command, this.spec.args, watchFd, STOP_GRACE_MS);
+    const child = spawn(run.command, [...run.args], { cwd: this.spec.cwd, env: this.spec.env, stdio });
+    // Its watcher holds the pipe's other end: letting go once the child has exited ends the watcher (and lets `close` come).
+    if (watchFd !== undefined) child.once('exit', () => child.stdio[watchFd]?.destroy());
     this.child = child;
-    this.exited = once(child, 'close').then(([code, signal]) => this.handleExit(code as number | null, signal as NodeJS.Signals | null));
-    child.once('spawn', () => this._state === 'starting' && this.setState('running'));
+    let spawned = false;
+    // Not `events.once`: it rejects on the 'error' a failed spawn (missing command or cwd) emits before its 'close'.
+    this.exited = new Promise((resolve) => child.once('close', (code: number | null, signal: NodeJS.Signals | null) => resolve(this.handleExit(spawned ? code : null, signal))));
+    child.once('spawn', () => {
+      spawned = true;
+      if (this._state === 'starting') this.setState('running');
+    });
     child.on('error', (error) => this.note(`could not run ${this.spec.command}: ${error.message}`));
     child.stdin?.on('error', (error) => this.note(`stdin closed: ${error.message}`));
     this.pipe(child.stdout!, 'stdout');

@@ -5,12 +5,13 @@ import type { GatewayDatabase } from '../gateway/persistence/gateway-database';
 import type { Space } from '../gateway/space';
 import { ActionTokens } from './action-token';
 import { KeyedQueue } from './keyed-queue';
+import type { NotifyRowListener } from './notify-rows';
 import { ensureNotifySchema } from './notify-schema';
 import { createProposalActionRoute } from './proposal-action-api';
 import { createPushRoute } from './push-api';
 import { DEFAULT_PUSH_SUBJECT, PushSender } from './push-sender';
 import { PushSubscriptions } from './push-subscriptions';
-import { loadServerSecrets } from './server-secrets';
+import { loadServerSecrets, type ServerSecrets } from './server-secrets';
 import { SpaceNotifier } from './space-notifier';
 import { UsedActionTokens } from './used-action-tokens';
 import { DEFAULT_WEBHOOK_RETRY, type WebhookRetryPolicy } from './webhook-delivery';
@@ -29,6 +30,18 @@ export interface NotifyOptions {
   pushSubject?: string;
   /** The origin people reach the control room at, for links in webhooks. @default MEW_PUBLIC_URL, else where the server listens */
   publicUrl?: string;
+  /** Where the state is shared with other servers (cluster mode); without it, the database alone holds it. */
+  replica?: NotifyReplica;
+}
+
+/** Notification state shared beyond this server (cluster mode: in Redis, written by each space's owner). */
+export interface NotifyReplica {
+  /** The secrets every server shares, used instead of the database's own. */
+  secrets: ServerSecrets;
+  /** Told of every row written or deleted. */
+  replicate: NotifyRowListener;
+  /** Whether this server still speaks for the space, asked once per batch of sends: one that does not sends nothing. */
+  mayAnnounce: () => Promise<boolean>;
 }
 
 /**
@@ -48,12 +61,13 @@ export class Notifications {
 
   constructor(gateway: Gateway, database: GatewayDatabase, audit: AuditSink, listeningUrl: () => string, options: NotifyOptions = {}) {
     ensureNotifySchema(database.db);
-    const secrets = loadServerSecrets(database.db);
+    const { replica } = options;
+    const secrets = replica?.secrets ?? loadServerSecrets(database.db);
     const now = options.now ?? Date.now;
-    const subscriptions = new PushSubscriptions(database.db);
+    const subscriptions = new PushSubscriptions(database.db, replica?.replicate);
     const tokens = new ActionTokens(secrets.actionKey);
     const push = new PushSender({ subject: options.pushSubject ?? process.env.MEW_PUSH_SUBJECT ?? DEFAULT_PUSH_SUBJECT, ...secrets.vapid });
-    const webhooksOf = (space: string) => new Webhooks(database.db, space);
+    const webhooksOf = (space: string) => new Webhooks(database.db, space, replica?.replicate);
     const publicUrl = options.publicUrl ?? process.env.MEW_PUBLIC_URL;
     const baseUrl = () => publicUrl?.replace(/\/+$/, '') ?? listeningUrl();
     for (const space of gateway.spaces.values()) {
@@ -67,13 +81,14 @@ export class Notifications {
         now,
         baseUrl,
         stop: this.stopping.signal,
+        mayAnnounce: replica?.mayAnnounce,
         log: (line) => console.error(`[notify ${space.id}] ${line}`),
       });
       this.notifiers.set(space.id, notifier);
     }
     this.routes = [
       createPushRoute(gateway, subscriptions, secrets.vapid.publicKey, now),
-      createProposalActionRoute(gateway, tokens, new UsedActionTokens(database.db), (space: Space) => this.notifiers.get(space.id), now),
+      createProposalActionRoute(gateway, tokens, new UsedActionTokens(database.db, replica?.replicate), (space: Space) => this.notifiers.get(space.id), now),
       createWebhookRoute(gateway, audit, webhooksOf, now),
     ];
   }

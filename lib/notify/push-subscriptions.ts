@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import { putNotifyRow, type NotifyRowListener } from './notify-rows';
 import { outgoingUrlSchema } from './outgoing-url';
 
 /** Longest key accepted (a P-256 public key is 87 base64url characters, an auth secret 22). */
@@ -37,24 +38,27 @@ const toSubscription = (row: Row): StoredPushSubscription => ({
 
 /** The push subscriptions of every space, in the database: one per endpoint (a device re-subscribing replaces its own). */
 export class PushSubscriptions {
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly replicate?: NotifyRowListener,
+  ) {}
 
   save(space: string, participant: string, subscription: PushSubscriptionInput, now: Date): StoredPushSubscription {
     const created_at = now.toISOString();
-    this.db
-      .prepare('INSERT OR REPLACE INTO push_subscriptions (space, participant, endpoint, p256dh, auth, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(space, participant, subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth, created_at);
+    const row = { space, participant, endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth, created_at };
+    putNotifyRow(this.db, 'push_subscriptions', row);
+    this.replicate?.('push_subscriptions', subscription.endpoint, row);
     return { participant, endpoint: subscription.endpoint, keys: subscription.keys, created_at };
   }
 
   /** Removes a participant's own subscription; whether there was one. */
   remove(space: string, participant: string, endpoint: string): boolean {
-    return this.db.prepare('DELETE FROM push_subscriptions WHERE space = ? AND participant = ? AND endpoint = ?').run(space, participant, endpoint).changes > 0;
+    return this.deleted(endpoint, this.db.prepare('DELETE FROM push_subscriptions WHERE space = ? AND participant = ? AND endpoint = ?').run(space, participant, endpoint).changes);
   }
 
   /** The push service says this endpoint is gone (404/410): nobody receives through it any more. */
   forget(space: string, endpoint: string): void {
-    this.db.prepare('DELETE FROM push_subscriptions WHERE space = ? AND endpoint = ?').run(space, endpoint);
+    this.deleted(endpoint, this.db.prepare('DELETE FROM push_subscriptions WHERE space = ? AND endpoint = ?').run(space, endpoint).changes);
   }
 
   of(space: string, participant: string): StoredPushSubscription[] {
@@ -63,5 +67,10 @@ export class PushSubscriptions {
 
   all(space: string): StoredPushSubscription[] {
     return (this.db.prepare('SELECT * FROM push_subscriptions WHERE space = ?').all(space) as Row[]).map(toSubscription);
+  }
+
+  private deleted(endpoint: string, changes: number): boolean {
+    if (changes > 0) this.replicate?.('push_subscriptions', endpoint, undefined);
+    return changes > 0;
   }
 }

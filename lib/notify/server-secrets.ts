@@ -13,6 +13,11 @@ export interface ServerSecrets {
   actionKey: Buffer;
 }
 
+/** A new key for signing action tokens (base64url), as the secrets keep it. */
+export function newActionKey(): string {
+  return randomBytes(ACTION_KEY_BYTES).toString('base64url');
+}
+
 /** Reads the secrets, minting each one that is missing (never replacing one that exists). */
 export function loadServerSecrets(db: Database.Database): ServerSecrets {
   const read = db.prepare('SELECT value FROM notify_secrets WHERE name = ?').pluck();
@@ -29,7 +34,7 @@ export function loadServerSecrets(db: Database.Database): ServerSecrets {
     const minted = () => (pair ??= webpush.generateVAPIDKeys());
     return {
       vapid: { publicKey: secret('vapid_public_key', () => minted().publicKey), privateKey: secret('vapid_private_key', () => minted().privateKey) },
-      actionKey: Buffer.from(secret('action_token_key', () => randomBytes(ACTION_KEY_BYTES).toString('base64url')), 'base64url'),
+      actionKey: Buffer.from(secret('action_token_key', newActionKey), 'base64url'),
     };
   }).immediate();
 }

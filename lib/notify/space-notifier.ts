@@ -31,6 +31,8 @@ export interface SpaceNotifierDeps {
   baseUrl: () => string;
   /** Aborted when the server closes: retries stop. */
   stop: AbortSignal;
+  /** Asked once per sync before its sends go (cluster mode: whether this owner's fence still holds); they go on true. */
+  mayAnnounce?: () => Promise<boolean>;
   log: (line: string) => void;
 }
 
@@ -47,6 +49,8 @@ export class SpaceNotifier {
   private readonly announced = new BoundedMap<string, true>(ANNOUNCED_CAP);
   private readonly unobserve: () => void;
   private readonly drops: DropCounter;
+  /** This sync's answer of `mayAnnounce`, which all its sends wait for. */
+  private announcing?: Promise<boolean>;
 
   constructor(
     readonly space: Space,
@@ -69,6 +73,7 @@ export class SpaceNotifier {
     this.scheduled = undefined;
     const inbox = this.inbox;
     this.inbox = [];
+    this.announcing = undefined;
     for (const envelope of inbox) {
       for (const event of this.watch.apply(envelope, this.deps.now())) this.announce(event);
     }
@@ -91,7 +96,7 @@ export class SpaceNotifier {
       const participant = this.decider(subscription.participant);
       if (!participant || !mayDecide(participant, proposal)) continue;
       const message = event.type === 'pending' ? pendingPush(this.space.id, event, this.tokensFor(participant, event)) : decidedPush(this.space.id, event);
-      this.deps.queue.push(`push:${subscription.endpoint}`, () => this.send(subscription, message, urgency));
+      this.enqueue(`push:${subscription.endpoint}`, () => this.send(subscription, message, urgency));
     }
   }
 
@@ -121,7 +126,20 @@ export class SpaceNotifier {
     const url = `${this.deps.baseUrl()}${proposalPagePath(this.space.id, event.proposal.id)}`;
     for (const webhook of webhooks.all()) {
       const delivery = { event: webhookEvent(event), proposalId: event.proposal.id, body: webhookBody(webhook.format, this.space.id, event, url) };
-      this.deps.queue.push(`webhook:${webhook.id}`, () => deliverWebhook(webhooks, webhook, delivery, this.deps.webhookRetry, this.deps.now, this.deps.stop));
+      this.enqueue(`webhook:${webhook.id}`, () => deliverWebhook(webhooks, webhook, delivery, this.deps.webhookRetry, this.deps.now, this.deps.stop));
     }
+  }
+
+  /** Queues a send, to go once this sync's `mayAnnounce` said yes. */
+  private enqueue(key: string, send: () => Promise<void>): void {
+    const { mayAnnounce } = this.deps;
+    if (!mayAnnounce) return void this.deps.queue.push(key, send);
+    const allowed = (this.announcing ??= mayAnnounce().catch((error: Error) => {
+      this.deps.log(`sends dropped: cannot tell whether this server may send: ${error.message}`);
+      return false;
+    }));
+    this.deps.queue.push(key, async () => {
+      if (await allowed) await send();
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import { putNotifyRow, type NotifyRowListener } from './notify-rows';
 import { maskedUrl, outgoingUrlSchema } from './outgoing-url';
 
 /** Deliveries listed per webhook, newest first. */
@@ -47,15 +48,16 @@ export class Webhooks {
   constructor(
     private readonly db: Database.Database,
     readonly space: string,
+    private readonly replicate?: NotifyRowListener,
   ) {}
 
   /** Adds a webhook; `alsoWrite` runs in the same transaction (its audit record). */
   add(input: WebhookInput, by: string, now: Date, alsoWrite: (webhook: Webhook) => void): Webhook {
     const webhook: Webhook = { id: randomUUID(), ...input, created_by: by, created_at: now.toISOString() };
     this.db.transaction(() => {
-      this.db
-        .prepare('INSERT INTO webhooks (space, id, url, format, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(this.space, webhook.id, webhook.url, webhook.format, webhook.created_by, webhook.created_at);
+      const row = { space: this.space, ...webhook };
+      putNotifyRow(this.db, 'webhooks', row);
+      this.replicate?.('webhooks', webhook.id, row);
       alsoWrite(webhook);
     }).immediate();
     return webhook;
@@ -67,7 +69,8 @@ export class Webhooks {
       const webhook = this.get(id);
       if (!webhook) return undefined;
       this.db.prepare('DELETE FROM webhooks WHERE space = ? AND id = ?').run(this.space, id);
-      this.db.prepare('DELETE FROM webhook_deliveries WHERE space = ? AND webhook_id = ?').run(this.space, id);
+      this.replicate?.('webhooks', id, undefined);
+      this.deleteDeliveries('DELETE FROM webhook_deliveries WHERE space = ? AND webhook_id = ? RETURNING id', id);
       alsoWrite(webhook);
       return webhook;
     }).immediate();
@@ -88,10 +91,10 @@ export class Webhooks {
   log(delivery: Omit<WebhookDelivery, 'id'>): void {
     const { webhook_id, event, proposal_id, attempt, status, error, at, next_retry_at } = delivery;
     this.db.transaction(() => {
-      const { lastInsertRowid } = this.db
-        .prepare('INSERT INTO webhook_deliveries (space, webhook_id, event, proposal_id, attempt, status, error, at, next_retry_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(this.space, webhook_id, event, proposal_id, attempt, status, error, at, next_retry_at);
-      this.db.prepare('DELETE FROM webhook_deliveries WHERE space = ? AND webhook_id = ? AND id <= ?').run(this.space, webhook_id, Number(lastInsertRowid) - DELIVERY_LOG_KEEP);
+      const row = { space: this.space, webhook_id, event, proposal_id, attempt, status, error, at, next_retry_at };
+      const id = putNotifyRow(this.db, 'webhook_deliveries', row);
+      this.replicate?.('webhook_deliveries', String(id), { id, ...row });
+      this.deleteDeliveries('DELETE FROM webhook_deliveries WHERE space = ? AND webhook_id = ? AND id <= ? RETURNING id', webhook_id, id - DELIVERY_LOG_KEEP);
     })();
   }
 
@@ -99,5 +102,11 @@ export class Webhooks {
     return this.db
       .prepare('SELECT id, webhook_id, event, proposal_id, attempt, status, error, at, next_retry_at FROM webhook_deliveries WHERE space = ? AND webhook_id = ? ORDER BY id DESC LIMIT ?')
       .all(this.space, id, limit) as WebhookDelivery[];
+  }
+
+  /** Runs a DELETE of this space's deliveries (`… RETURNING id`) and tells the replica which went. */
+  private deleteDeliveries(sql: string, ...params: (string | number)[]): void {
+    const ids = this.db.prepare(sql).pluck().all(this.space, ...params) as number[];
+    for (const id of ids) this.replicate?.('webhook_deliveries', String(id), undefined);
   }
 }
