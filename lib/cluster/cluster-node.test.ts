@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spaceConfig, TestClient, tokenOf } from '../gateway/testing';
+import { AUDIT_MAX_QUEUE } from '../gateway/audit';
 import { OutboundMessage } from '../gateway/outbound-message';
 import { MEWParticipant } from '../sdk/mew-participant';
 import { clusterKeys } from './cluster-keys';
@@ -168,6 +169,31 @@ describe('cluster mode: one order for security state', () => {
     const audit = (await (await fetch(survivor.httpUrl('/api/spaces/s1/audit?type=PARTICIPANT_PAUSED'), auth)).json()) as { events: { subject: string }[] };
     expect(audit.events.map((e) => e.subject)).toEqual(['bob']);
     expect(await (await fetch(survivor.httpUrl('/api/spaces/s1/audit/verify'), auth)).json()).toMatchObject({ ok: true });
+  });
+});
+
+describe('cluster mode: a long-lived space', () => {
+  it('takes over a space whose audit stream outgrew the audit log\'s queue, keeping every event and the chain', async () => {
+    const events = AUDIT_MAX_QUEUE + 1_000;
+    const r = new Redis(redis.url);
+    try {
+      for (let at = 0; at < events; at += 10_000) {
+        const batch = r.pipeline();
+        for (let i = at; i < Math.min(events, at + 10_000); i++) {
+          batch.xadd(clusterKeys.audit('s1'), '*', 'e', JSON.stringify({ space: 's1', type: 'PARTICIPANT_JOINED', actor: 'bob', details: { i }, ts: new Date().toISOString() }));
+        }
+        await batch.exec();
+      }
+    } finally {
+      r.disconnect();
+    }
+    const [node] = await cluster(1);
+    const auth = { headers: { Authorization: `Bearer ${tokenOf('boss')}` } };
+    const verified = (await (await fetch(node.httpUrl('/api/spaces/s1/audit/verify'), auth)).json()) as { ok: boolean; checked: number };
+    expect(verified.ok).toBe(true);
+    expect(verified.checked).toBeGreaterThanOrEqual(events);
+    const newest = (await (await fetch(node.httpUrl('/api/spaces/s1/audit?type=PARTICIPANT_JOINED&limit=1&order=desc'), auth)).json()) as { events: { details: { i: number } }[] };
+    expect(newest.events[0].details.i).toBe(events - 1);
   });
 });
 

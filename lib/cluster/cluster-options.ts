@@ -17,6 +17,8 @@ export const HEARTBEAT_MS = 1_000;
 export const READ_BLOCK_MS = 1_000;
 /** Stream entries read per call: large enough to amortise the round trip under load. */
 export const READ_COUNT = 1_000;
+/** Entries per read when a new owner replays a stream (audit, rules): bounded replies and memory, however long it is. */
+export const REPLAY_PAGE = 10_000;
 /** A failed write (Redis unreachable) is tried again after this long, in order, until the lease says otherwise. */
 export const WRITE_RETRY_MS = 200;
 

@@ -30,6 +30,7 @@ import { decodeInboxEntry, unpackEntry, type ConnectionRef, type InboxEntry } fr
 import { FencedWriter, type LocalOutbox } from './fenced-writer';
 import { OwnerLaunches, type OwnerLaunchOptions } from './owner-launches';
 import { RemoteConnection } from './remote-connection';
+import { streamPages } from './stream-pages';
 
 /** The inbox is trimmed up to what the owner's writes account for every this many read batches. */
 const TRIM_INBOX_EVERY = 64;
@@ -122,9 +123,16 @@ export class SpaceOwner {
     const database = GatewayDatabase.open();
     // The space's audit and rules streams, replayed in order: every owner holds the same events, hash chain and rules.
     const auditLog = AuditLog.attach(database.db);
-    for (const [, fields] of await redis.xrange(clusterKeys.audit(config.id), '-', '+')) auditLog.record(JSON.parse(fields[1]) as AuditRecord);
+    for await (const page of streamPages(redis, clusterKeys.audit(config.id))) {
+      for (const [, fields] of page) auditLog.record(JSON.parse(fields[1]) as AuditRecord);
+      auditLog.flush(); // page by page: the log's queue is bounded, and a longer stream must not overflow it
+    }
     const rulesKey = clusterKeys.rules(config.id);
-    for (const [, fields] of await redis.xrange(rulesKey, '-', '+')) RuleRecords.insert(database, fields[1] as RuleTable, JSON.parse(fields[3]) as (string | number)[]);
+    for await (const page of streamPages(redis, rulesKey)) {
+      database.transaction(() => {
+        for (const [, fields] of page) RuleRecords.insert(database, fields[1] as RuleTable, JSON.parse(fields[3]) as (string | number)[]);
+      });
+    }
     const rules = new RuleRecords(database, config.id, (table, row) => writer.append(rulesKey, 0, ['t', table, 'r', JSON.stringify(row)]));
     const audit = new ClusterAuditSink(writer, auditLog);
     const gateway = new Gateway({
