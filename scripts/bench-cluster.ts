@@ -4,6 +4,7 @@
  * this process. CPU per delivery counts every node and Redis (a cluster's cost is all of it); the added latency of
  * a cross-node delivery compares two participants on two nodes with the same two on one plain gateway, both
  * through the balancer. Numbers, not assertions. BENCH_CLUSTER=off skips it; it needs Debian's redis-server.
+ * BENCH_CPU_PROF=<dir> writes each gateway's and node's V8 CPU profile there (where a node's time goes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -50,7 +51,7 @@ function balancer(targets: number[]): Promise<{ port: number; server: Server }> 
 
 async function startGateway(config: string, dir: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/gateway.ts'], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), '--import', 'tsx', 'scripts/gateway.ts'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MEW_SPACE_CONFIG: config, MEW_DATA_DIR: dir, NODE_ENV: 'production', ...env },
   });
@@ -62,8 +63,8 @@ async function startGateway(config: string, dir: string, env: Record<string, str
 }
 
 /** Runs mew-load through the balancer (asynchronously: the balancer lives on this event loop); CPU is that of `pids`. */
-async function load(port: number, args: string[], pids: number[]): Promise<LoadResult & { cpuPerDelivery: number }> {
-  const before = pids.reduce((sum, pid) => sum + cpuMicros(pid), 0);
+async function load(port: number, args: string[], pids: number[]): Promise<LoadResult & { cpuPerDelivery: number; split: number[] }> {
+  const before = pids.map(cpuMicros);
   const child = spawn(
     process.execPath,
     [join(loadDir, 'mew-load.mjs'), '--url', `ws://127.0.0.1:${port}/ws`, '--space', 'bench', '--config', join(loadDir, 'configs/participants-50.json'), '--json', '--timeout', '120', ...args],
@@ -74,12 +75,13 @@ async function load(port: number, args: string[], pids: number[]): Promise<LoadR
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
   await new Promise((done) => child.once('exit', done));
-  const after = pids.reduce((sum, pid) => sum + cpuMicros(pid), 0);
+  const spent = pids.map((pid, i) => cpuMicros(pid) - before[i]);
   const line = stdout.trim().split('\n').at(-1);
   if (!line) throw new Error(`mew-load printed nothing: ${stderr}`);
   const result = JSON.parse(line) as LoadResult;
   const deliveries = result.all_deliveries_per_s * result.duration_s;
-  return { ...result, cpuPerDelivery: deliveries ? (after - before) / deliveries : NaN };
+  const total = spent.reduce((sum, us) => sum + us, 0);
+  return { ...result, cpuPerDelivery: deliveries ? total / deliveries : NaN, split: spent.map((us) => (deliveries ? us / deliveries : NaN)) };
 }
 
 export async function benchCluster(): Promise<void> {
@@ -93,13 +95,15 @@ export async function benchCluster(): Promise<void> {
   const config = join(dir, 'space.json');
   writeFileSync(config, JSON.stringify(space));
   const redis = await startRedis();
-  const redisPid = Number((await new Redis(redis.url).info('server').then((info) => /process_id:(\d+)/.exec(info)?.[1])) ?? 0);
+  const probe = new Redis(redis.url);
+  const redisPid = Number(/process_id:(\d+)/.exec(await probe.info('server'))?.[1] ?? 0);
+  probe.disconnect();
   console.log('\nCluster (#16): 50 participants × 5 senders chat broadcast, connections round-robin over the nodes; CPU = all nodes + Redis');
-  const header = `${'target'.padEnd(22)} ${'deliv/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'µs/deliv'.padStart(9)} ${'lost'.padStart(5)} ${'errors'.padStart(6)}`;
+  const header = `${'target'.padEnd(22)} ${'deliv/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'µs/deliv'.padStart(9)} ${'lost'.padStart(5)} ${'errors'.padStart(6)}  (µs/deliv of each node + Redis)`;
   console.log(header);
   console.log('-'.repeat(header.length));
   const row = (target: string, r: Awaited<ReturnType<typeof load>>) =>
-    console.log(`${target.padEnd(22)} ${String(Math.round(r.all_deliveries_per_s)).padStart(9)} ${String(r.latency_ms.p50).padStart(7)} ${String(r.latency_ms.p99).padStart(7)} ${r.cpuPerDelivery.toFixed(2).padStart(9)} ${String(r.lost).padStart(5)} ${String(r.errors).padStart(6)}`);
+    console.log(`${target.padEnd(22)} ${String(Math.round(r.all_deliveries_per_s)).padStart(9)} ${String(r.latency_ms.p50).padStart(7)} ${String(r.latency_ms.p99).padStart(7)} ${r.cpuPerDelivery.toFixed(2).padStart(9)} ${String(r.lost).padStart(5)} ${String(r.errors).padStart(6)}  ${r.split.length > 1 ? `(${r.split.map((us) => us.toFixed(2)).join(' + ')})` : ''}`);
   const pair: Record<string, LoadResult> = {};
   try {
     const single = await startGateway(config, join(dir, 'single'), {});

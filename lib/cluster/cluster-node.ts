@@ -13,8 +13,8 @@ import { createWsTransport, type BindOptions, type TransportSession, type WsCred
 import type { Envelope } from '../protocol';
 import { HISTORY_START_CURSOR } from '../protocol';
 import { clusterKeys } from './cluster-keys';
-import { defaultNodeId, HEARTBEAT_MS, LEASE_RETRY_MS, NODE_TTL_MS, READ_BLOCK_MS, READ_COUNT, WRITE_RETRY_MS, type ClusterOptions } from './cluster-options';
-import { decodeOutboxEntry, encodeInboxEntry, PACKED_FIELD, unpackEntry, type InboxEntry, type OutboxControl, type OutboxDelivery } from './cluster-wire';
+import { defaultNodeId, HEARTBEAT_MS, LEASE_RETRY_MS, NODE_TTL_MS, READ_BLOCK_MS, READ_COUNT, TRIM_EVERY_READS, WRITE_RETRY_MS, type ClusterOptions } from './cluster-options';
+import { decodeOutboxEntry, encodeInboxEntry, PACKED_FIELD, parseDeliveryHeader, unpackEntry, type InboxEntry, type OutboxControl, type OutboxDelivery } from './cluster-wire';
 import { packFields } from './packed-fields';
 import { MAX_ENTRY_FIELDS, type LocalItem } from './fenced-writer';
 import { SpaceLease } from './space-lease';
@@ -316,6 +316,7 @@ export class ClusterNode {
   private async readOutbox(): Promise<void> {
     const key = clusterKeys.nodeOutbox(this.run);
     let position = '0-0';
+    let reads = 0;
     while (!this.closed) {
       let reply: [Buffer, [Buffer, Buffer[]][]][] | null;
       try {
@@ -334,7 +335,7 @@ export class ClusterNode {
         }
       }
       // Read entries are this node's alone: dropping them keeps the stream short.
-      this.redis.xtrim(key, 'MINID', position).catch(() => undefined);
+      if (++reads % TRIM_EVERY_READS === 0) this.redis.xtrim(key, 'MINID', position).catch(() => undefined);
     }
   }
 
@@ -348,9 +349,18 @@ export class ClusterNode {
 
   private apply(entry: OutboxControl | OutboxDelivery): void {
     if ('connections' in entry) {
-      // Transports read only kind, from and to of an envelope (to batch routine traffic); the bytes are as sent.
-      const message = new OutboundMessage(entry.data, entry.header as Envelope | undefined, Date.now(), undefined, entry.binary);
-      for (const id of entry.connections) this.connections.get(id)?.socket.deliver(message);
+      const edges: EdgeConnection[] = [];
+      let batching = false;
+      for (const id of entry.connections) {
+        const edge = this.connections.get(id);
+        if (!edge) continue;
+        edges.push(edge);
+        batching ||= edge.coalesceMs !== undefined;
+      }
+      // Transports read only kind, from and to of an envelope, to batch routine traffic: parsed only for that.
+      const header = batching && entry.header ? (parseDeliveryHeader(entry.header) as Envelope) : undefined;
+      const message = new OutboundMessage(entry.data, header, Date.now(), undefined, entry.binary);
+      for (const edge of edges) edge.socket.deliver(message);
       return;
     }
     switch (entry.op) {

@@ -19,6 +19,8 @@ export const READ_BLOCK_MS = 1_000;
 export const READ_COUNT = 1_000;
 /** Entries per read when a new owner replays a stream (audit, rules): bounded replies and memory, however long it is. */
 export const REPLAY_PAGE = 10_000;
+/** Read stream entries (an inbox up to what its owner wrote, an outbox) are trimmed every this many reads: a command per read would cost more than the read. */
+export const TRIM_EVERY_READS = 64;
 /** A failed write (Redis unreachable) is tried again after this long, in order, until the lease says otherwise. */
 export const WRITE_RETRY_MS = 200;
 

@@ -47,7 +47,8 @@ export interface OutboxDelivery {
   connections: string[];
   data: Buffer;
   binary: boolean;
-  header?: { kind: string; from: string; to?: string[] };
+  /** Kind, sender and recipients as JSON (`parseDeliveryHeader`), parsed only where a connection batches routine traffic. */
+  header?: Buffer;
 }
 
 type Fields = (string | Buffer)[];
@@ -76,38 +77,53 @@ export function encodeInboxEntry(entry: InboxEntry): Fields {
   return fields;
 }
 
-/**
- * Splits a stream entry's fields (as Buffers) into its items, each a map from field to value; values stay Buffers
- * so frame bytes are never copied or re-encoded.
- */
-function itemsOf(raw: Buffer[]): Map<string, Buffer>[] {
-  const items: Map<string, Buffer>[] = [];
+/** One item's fields by name, their values as read (Buffers: frame bytes are never copied or re-encoded). */
+type ItemFields = Partial<Record<string, Buffer>>;
+
+/** Field names as strings, without decoding: they are one or two ASCII letters. */
+const LETTERS = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
+
+function nameOf(field: Buffer): string {
+  return field.length === 1 ? LETTERS[field[0] & 0x7f] : field.toString('latin1');
+}
+
+/** Splits a stream entry's fields into its items, each starting with its `o` field. */
+function itemsOf(raw: Buffer[]): ItemFields[] {
+  const items: ItemFields[] = [];
+  let item: ItemFields | undefined;
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i].toString();
-    if (name === 'o' || items.length === 0) items.push(new Map());
-    items[items.length - 1].set(name, raw[i + 1]);
+    const name = nameOf(raw[i]);
+    if (name === 'o' || !item) items.push((item = {}));
+    item[name] = raw[i + 1];
   }
   return items;
 }
 
-/** The items of one inbox stream entry (its unpacked fields), in order. */
-export function decodeInboxEntry(fields: Buffer[]): InboxEntry[] {
-  return itemsOf(fields).flatMap((item) => decodeInboxItem(item) ?? []);
+function text(value: Buffer | undefined): string | undefined {
+  return value?.toString();
 }
 
-function decodeInboxItem(f: Map<string, Buffer>): InboxEntry | undefined {
-  const text = (name: string) => f.get(name)?.toString();
-  const node = text('n');
-  const connection = text('c');
+/** The items of one inbox stream entry (its unpacked fields), in order. */
+export function decodeInboxEntry(fields: Buffer[]): InboxEntry[] {
+  const entries: InboxEntry[] = [];
+  for (const item of itemsOf(fields)) {
+    const entry = decodeInboxItem(item);
+    if (entry) entries.push(entry);
+  }
+  return entries;
+}
+
+function decodeInboxItem(f: ItemFields): InboxEntry | undefined {
+  const node = text(f.n);
+  const connection = text(f.c);
   if (!node || !connection) return undefined;
-  const ref = { node, connection };
-  switch (text('o')) {
-    case 'attach':
-      return { ...ref, op: 'attach', token: text('k') ?? '', claimedId: text('j'), address: text('a'), routing: routingModeOf(text('r')), after: text('u'), exclusive: text('x') === '1' };
+  switch (text(f.o)) {
     case 'frame':
-      return { ...ref, op: 'frame', data: f.get('d') ?? Buffer.alloc(0), binary: text('b') === '1' };
+      return { node, connection, op: 'frame', data: f.d ?? Buffer.alloc(0), binary: f.b !== undefined };
+    case 'attach':
+      return { node, connection, op: 'attach', token: text(f.k) ?? '', claimedId: text(f.j), address: text(f.a), routing: routingModeOf(text(f.r)), after: text(f.u), exclusive: f.x !== undefined };
     case 'detach':
-      return { ...ref, op: 'detach', code: Number(text('cc') ?? 1006), reason: text('cr') ?? '' };
+      return { node, connection, op: 'detach', code: Number(text(f.cc) ?? 1006), reason: text(f.cr) ?? '' };
     default:
       return undefined;
   }
@@ -124,7 +140,12 @@ export function encodeOutboxControl(control: OutboxControl): Fields {
 
 /** The items of one outbox entry (its unpacked fields), in order. */
 export function decodeOutboxEntry(raw: Buffer[]): (OutboxControl | OutboxDelivery)[] {
-  return itemsOf(raw).flatMap((item) => decodeOutboxItem(item) ?? []);
+  const entries: (OutboxControl | OutboxDelivery)[] = [];
+  for (const item of itemsOf(raw)) {
+    const entry = decodeOutboxItem(item);
+    if (entry) entries.push(entry);
+  }
+  return entries;
 }
 
 /** A delivery item's fields: `o` `deliver`, `c` the connections, `d` the bytes, then `m` and `b` when they apply. */
@@ -135,22 +156,21 @@ export function deliveryFields(connection: string, data: Buffer, header: string 
   return fields;
 }
 
-function decodeOutboxItem(f: Map<string, Buffer>): OutboxControl | OutboxDelivery | undefined {
-  const text = (name: string) => f.get(name)?.toString();
-  const op = text('o');
+function decodeOutboxItem(f: ItemFields): OutboxControl | OutboxDelivery | undefined {
+  const op = text(f.o);
   if (op === 'deliver') {
-    const data = f.get('d');
-    const connections = text('c');
-    if (data === undefined || !connections) return undefined;
-    const meta = text('m');
-    return { connections: connections.split(','), data, binary: text('b') === '1', ...(meta && { header: expandHeader(JSON.parse(meta)) }) };
+    const connections = text(f.c);
+    if (f.d === undefined || !connections) return undefined;
+    return { connections: connections.split(','), data: f.d, binary: f.b !== undefined, ...(f.m && { header: f.m }) };
   }
-  const connection = text('c') ?? '';
-  if (op === 'accept') return { op, connection, participant: text('p') ?? '' };
-  if (op === 'close') return { op, connection, code: Number(text('cc') ?? 1011), reason: text('cr') ?? '' };
+  const connection = text(f.c) ?? '';
+  if (op === 'accept') return { op, connection, participant: text(f.p) ?? '' };
+  if (op === 'close') return { op, connection, code: Number(text(f.cc) ?? 1011), reason: text(f.cr) ?? '' };
   return undefined;
 }
 
-function expandHeader(meta: { k: string; f: string; t?: string[] }): OutboxDelivery['header'] {
+/** A delivery's header as the owner wrote it: what a transport needs to batch routine traffic, without the bytes parsed. */
+export function parseDeliveryHeader(header: Buffer): { kind: string; from: string; to?: string[] } {
+  const meta = JSON.parse(header.toString()) as { k: string; f: string; t?: string[] };
   return { kind: meta.k, from: meta.f, ...(meta.t && { to: meta.t }) };
 }

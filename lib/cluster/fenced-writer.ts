@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { OutboundMessage } from '../gateway/outbound-message';
 import { deliveryFields, encodeOutboxControl, PACKED_FIELD, type OutboxControl } from './cluster-wire';
-import { packFields } from './packed-fields';
+import { NestedFields, packFields, type PackedField } from './packed-fields';
 import { RedisScript } from './redis-script';
 import { WRITE_RETRY_MS } from './cluster-options';
 
@@ -42,7 +42,7 @@ end
 return 1
 `);
 
-type Arg = string | Buffer;
+type Arg = PackedField;
 
 /** What the owner tells its own node's connections: a message for some of them, or a control. */
 export type LocalItem = { message: OutboundMessage; connections: string[] } | OutboxControl;
@@ -167,7 +167,7 @@ export class FencedWriter {
 
   private pushEntry(key: string, fields: Arg[]): void {
     // One field: the node reads one value per entry instead of thousands.
-    this.ops.push('X', key, '0', '2', PACKED_FIELD, packFields(fields));
+    this.ops.push('X', key, '0', '2', PACKED_FIELD, new NestedFields(fields));
   }
 
   /** Resolves once everything appended so far is written (or can never be). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packFields, unpackFields } from './packed-fields';
+import { NestedFields, packFields, unpackFields } from './packed-fields';
 
 describe('packed fields', () => {
   it('round-trips strings and bytes of every header size, in order', () => {
@@ -12,6 +12,13 @@ describe('packed fields', () => {
       const fields = Array.from({ length: count }, (_, i) => String(i));
       expect(unpackFields(packFields(fields)).map(String)).toEqual(fields);
     }
+  });
+
+  it('writes a nested list in place, as the same bytes as that list packed on its own', () => {
+    const inner = ['o', 'deliver', Buffer.from([0, 1, 2]), 'x'.repeat(40)];
+    const outer = unpackFields(packFields(['X', 'key', new NestedFields(inner), new NestedFields([]), 'end']));
+    expect(outer.map(String)).toEqual(['X', 'key', packFields(inner).toString(), packFields([]).toString(), 'end']);
+    expect(unpackFields(outer[2]).map((b) => b.toString('latin1'))).toEqual(inner.map((f) => Buffer.from(f).toString('latin1')));
   });
 
   it('refuses what it did not pack', () => {

@@ -4,23 +4,57 @@
  * on its own). `str` rather than `bin`: the `cmsgpack` of Redis's Lua reads `str` (its bytes need not be UTF-8)
  * but not `bin`.
  */
-export function packFields(fields: readonly (string | Buffer)[]): Buffer {
-  let size = arrayHeaderSize(fields.length);
-  const lengths = new Array<number>(fields.length);
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i];
-    const length = typeof field === 'string' ? Buffer.byteLength(field) : field.length;
-    lengths[i] = length;
-    size += strHeaderSize(length) + length;
-  }
-  const out = Buffer.allocUnsafe(size);
-  let at = writeArrayHeader(out, fields.length);
-  for (let i = 0; i < fields.length; i++) {
-    at = writeStrHeader(out, at, lengths[i]);
-    const field = fields[i];
-    at += typeof field === 'string' ? out.write(field, at) : field.copy(out, at);
-  }
+export function packFields(fields: readonly PackedField[]): Buffer {
+  const measured = measure(fields);
+  const out = Buffer.allocUnsafe(measured.size);
+  writeList(out, 0, fields, measured);
   return out;
+}
+
+/**
+ * A list packed as one field of another (each node's outbox entry inside an owner's batch): written in place, so
+ * its bytes are copied once rather than packed on their own and then copied into the outer list.
+ */
+export class NestedFields {
+  constructor(readonly fields: readonly PackedField[]) {}
+}
+
+export type PackedField = string | Buffer | NestedFields;
+
+interface Measured {
+  size: number;
+  lengths: number[];
+  /** The measures of nested lists, by index (only where there are any). */
+  nested?: Measured[];
+}
+
+function measure(fields: readonly PackedField[]): Measured {
+  const measured: Measured = { size: arrayHeaderSize(fields.length), lengths: new Array<number>(fields.length) };
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i];
+    let length: number;
+    if (typeof field === 'string') length = Buffer.byteLength(field);
+    else if (field instanceof NestedFields) {
+      const inner = measure(field.fields);
+      (measured.nested ??= [])[i] = inner;
+      length = inner.size;
+    } else length = field.length;
+    measured.lengths[i] = length;
+    measured.size += strHeaderSize(length) + length;
+  }
+  return measured;
+}
+
+function writeList(out: Buffer, at: number, fields: readonly PackedField[], measured: Measured): number {
+  at = writeArrayHeader(out, at, fields.length);
+  for (let i = 0; i < fields.length; i++) {
+    at = writeStrHeader(out, at, measured.lengths[i]);
+    const field = fields[i];
+    if (typeof field === 'string') at += out.write(field, at);
+    else if (field instanceof NestedFields) at = writeList(out, at, field.fields, measured.nested![i]);
+    else at += field.copy(out, at);
+  }
+  return at;
 }
 
 /** The byte strings of a packed list, as views into `packed` (no copies). */
@@ -49,10 +83,10 @@ function arrayHeaderSize(count: number): number {
   return count < 16 ? 1 : count < 0x10000 ? 3 : 5;
 }
 
-function writeArrayHeader(out: Buffer, count: number): number {
-  if (count < 16) return out.writeUInt8(0x90 | count, 0);
-  if (count < 0x10000) return out.writeUInt16BE(count, out.writeUInt8(0xdc, 0));
-  return out.writeUInt32BE(count, out.writeUInt8(0xdd, 0));
+function writeArrayHeader(out: Buffer, at: number, count: number): number {
+  if (count < 16) return out.writeUInt8(0x90 | count, at);
+  if (count < 0x10000) return out.writeUInt16BE(count, out.writeUInt8(0xdc, at));
+  return out.writeUInt32BE(count, out.writeUInt8(0xdd, at));
 }
 
 function strHeaderSize(length: number): number {

@@ -25,15 +25,12 @@ import { ClusterAuditSink } from './cluster-audit-sink';
 import { ClusterHistory, historyEntryOf } from './cluster-history';
 import { startOwnerNotifications, type OwnerNotifications } from './cluster-notifications';
 import { clusterKeys } from './cluster-keys';
-import { HEARTBEAT_MS, READ_BLOCK_MS, READ_COUNT, WRITE_RETRY_MS } from './cluster-options';
+import { HEARTBEAT_MS, READ_BLOCK_MS, READ_COUNT, TRIM_EVERY_READS, WRITE_RETRY_MS } from './cluster-options';
 import { decodeInboxEntry, unpackEntry, type ConnectionRef, type InboxEntry } from './cluster-wire';
 import { FencedWriter, type LocalOutbox } from './fenced-writer';
 import { OwnerLaunches, type OwnerLaunchOptions } from './owner-launches';
 import { RemoteConnection } from './remote-connection';
 import { streamPages } from './stream-pages';
-
-/** The inbox is trimmed up to what the owner's writes account for every this many read batches. */
-const TRIM_INBOX_EVERY = 64;
 
 export interface SpaceOwnerOptions {
   /** For commands (shared by the node). */
@@ -265,7 +262,7 @@ export class SpaceOwner {
       }
       // In the same atomic write as the outcome of these entries: a new owner reads on after exactly these.
       this.writer.set(this.metaKey, 'inpos', this.inboxPosition);
-      if (++batches % TRIM_INBOX_EVERY === 0) this.writer.trim(this.inboxKey, this.inboxPosition);
+      if (++batches % TRIM_EVERY_READS === 0) this.writer.trim(this.inboxKey, this.inboxPosition);
     }
   }
 
