@@ -62,13 +62,15 @@ describe('cluster failover (real processes, kill -9)', () => {
     expect(chats().slice(-expected.length)).toEqual(expected);
   }, 60_000);
 
-  it('refuses the writes of an owner that stalled past its lease: what it processes on waking is never delivered twice', async () => {
+  it('refuses the writes of an owner that stalled past its lease: what it processes on waking is never delivered twice, and its own node\'s sockets reconnect elsewhere', async () => {
     const alive = nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
     const stalledId = await ownerOf(alive[0]);
     const stalled = alive.find((n) => n.id === stalledId)!;
     const [senderNode, readerNode] = alive.filter((n) => n !== stalled);
     const sender = await join(senderNode, 'alice');
     const reader = await join(readerNode, 'boss');
+    // On the owner's own node: what it sends goes to the owner directly, not through the inbox.
+    const onStalled = await join(stalled, 'bob');
     stalled.child.kill('SIGSTOP');
     try {
       await expect.poll(() => ownerOf(senderNode), { timeout: TAKEOVER_LIMIT_MS, interval: 100 }).not.toBe(stalledId);
@@ -82,6 +84,9 @@ describe('cluster failover (real processes, kill -9)', () => {
     await reader.next((f) => f.kind === 'chat' && f.payload.text === 'then', 10_000);
     expect(reader.received.filter((f) => f.kind === 'chat' && f.payload.text === 'once')).toEqual([]);
     expect(await ownerOf(senderNode)).not.toBe(stalledId);
+    // What bob sent there may have died with the stalled owner's writes: he is told to reconnect, and can, elsewhere.
+    expect(await onStalled.closed).toMatchObject({ code: 1001 });
+    await join(senderNode, 'bob');
   }, 60_000);
 
   it('marks the participants of a node that dies gone once its heartbeat expires; they reconnect to another node at once', async () => {

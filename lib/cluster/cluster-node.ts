@@ -11,7 +11,7 @@ import type { GatewayError } from '../gateway/gateway-error';
 import type { WsConnection } from '../gateway/ws-connection';
 import { createWsTransport, type BindOptions, type TransportSession, type WsCredentials, type WsSpace, type WsTransport } from '../gateway/ws-transport';
 import type { Envelope } from '../protocol';
-import { HISTORY_START_CURSOR } from '../protocol';
+import { CLOSE_CODES, HISTORY_START_CURSOR } from '../protocol';
 import { clusterKeys } from './cluster-keys';
 import { defaultNodeId, HEARTBEAT_MS, LEASE_RETRY_MS, NODE_TTL_MS, READ_BLOCK_MS, READ_COUNT, TRIM_EVERY_READS, WRITE_RETRY_MS, type ClusterOptions } from './cluster-options';
 import { decodeOutboxEntry, encodeInboxEntry, PACKED_FIELD, parseDeliveryHeader, unpackEntry, type InboxEntry, type OutboxControl, type OutboxDelivery } from './cluster-wire';
@@ -45,6 +45,8 @@ const FORWARDED_HEADER = 'x-mew-forwarded-by';
 interface EdgeConnection {
   socket: WsConnection;
   coalesceMs?: number;
+  /** The space's owner when it ran on this node as the socket connected: what the socket sends goes to it directly. */
+  owner?: SpaceOwner;
 }
 
 /**
@@ -269,20 +271,29 @@ export class ClusterNode {
     this.owners.delete(space);
     owned.owner.stop();
     console.error(`[cluster] ${this.nodeId}: no longer owns ${space}`);
+    // What these sockets sent went to the stopped owner, and may not have been written: they reconnect (and catch
+    // up) through whoever owns the space now, which is told they are gone in case it bound them again.
+    for (const [connection, edge] of this.connections) {
+      if (edge.owner !== owned.owner) continue;
+      this.connections.delete(connection);
+      this.send(space, { node: this.run, connection, op: 'detach', code: CLOSE_CODES.going_away, reason: 'moved' });
+      edge.socket.close(CLOSE_CODES.going_away, 'this node no longer owns the space: reconnect');
+    }
   }
 
   /** A new socket: registered here, its attach forwarded to the space's owner, which accepts or refuses it. */
   private forward(space: WsSpace, who: WsCredentials<{ id: string }>, socket: WsConnection, options: BindOptions): TransportSession {
     if (!('token' in who)) throw new TypeError('a cluster node never authenticates itself');
     const connection = String(++this.nextConnection);
-    const edge: EdgeConnection = { socket, coalesceMs: options.coalesceMs };
+    const edge: EdgeConnection = { socket, coalesceMs: options.coalesceMs, owner: this.owners.get(space.id)?.owner };
     this.connections.set(connection, edge);
     const ref = { node: this.run, connection };
-    this.send(space.id, { ...ref, op: 'attach', token: who.token, claimedId: who.claimedId, address: who.address, routing: options.routing, after: cursorText(options.after), exclusive: options.exclusive });
+    const pass = (entry: InboxEntry) => (edge.owner ? edge.owner.receive(entry) : this.send(space.id, entry));
+    pass({ ...ref, op: 'attach', token: who.token, claimedId: who.claimedId, address: who.address, routing: options.routing, after: cursorText(options.after), exclusive: options.exclusive });
     return {
-      receive: (data, binary) => this.send(space.id, { ...ref, op: 'frame', data, binary }),
+      receive: (data, binary) => pass({ ...ref, op: 'frame', data, binary }),
       end: (close) => {
-        if (this.connections.delete(connection)) this.send(space.id, { ...ref, op: 'detach', code: close.code, reason: close.reason });
+        if (this.connections.delete(connection)) pass({ ...ref, op: 'detach', code: close.code, reason: close.reason });
       },
     };
   }

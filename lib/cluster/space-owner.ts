@@ -251,18 +251,27 @@ export class SpaceOwner {
       for (const [, items] of reply) {
         for (const [id, fields] of items) {
           this.inboxPosition = id.toString();
-          for (const entry of decodeInboxEntry(unpackEntry(fields))) {
-            try {
-              this.handle(entry);
-            } catch (error) {
-              console.error(`[cluster] ${this.space.id}: could not handle an inbox entry:`, error);
-            }
-          }
+          for (const entry of decodeInboxEntry(unpackEntry(fields))) this.receive(entry);
         }
       }
       // In the same atomic write as the outcome of these entries: a new owner reads on after exactly these.
       this.writer.set(this.metaKey, 'inpos', this.inboxPosition);
       if (++batches % TRIM_EVERY_READS === 0) this.writer.trim(this.inboxKey, this.inboxPosition);
+    }
+  }
+
+  /**
+   * Handles one entry: from the inbox, or straight from a connection of this owner's own node (a round trip
+   * through Redis would order nothing more: the order is made here). What it produces is written, like everything,
+   * before anyone sees it; an entry whose outcome was never written was never seen, so when this owner stops its
+   * node closes those connections and their clients reconnect and catch up.
+   */
+  receive(entry: InboxEntry): void {
+    if (this.stopped) return;
+    try {
+      this.handle(entry);
+    } catch (error) {
+      console.error(`[cluster] ${this.space.id}: could not handle an entry from ${entry.node}:`, error);
     }
   }
 
