@@ -35,9 +35,10 @@ describe('cluster failover (real processes, kill -9)', () => {
     const alice = await join(owner, 'alice');
     const boss = await join(first, 'boss');
     const bob = await join(second, 'bob');
-    await boss.next((f) => f.kind === 'system/presence' && f.payload.participant.id === 'bob');
+    // Liveness bounds, not timings: four node processes and Redis share the CI machine with other suites.
+    await boss.next((f) => f.kind === 'system/presence' && f.payload.participant.id === 'bob', 10_000);
     boss.send({ id: 'g1', kind: 'capability/grant', to: ['bob'], payload: { recipient: 'bob', capabilities: [READ_FILE] } });
-    await bob.next((f) => f.kind === 'capability/grant');
+    await bob.next((f) => f.kind === 'capability/grant', 10_000);
     for (let i = 0; i < 200; i++) boss.send(chat(`before ${i}`));
     await bob.next((f) => f.kind === 'chat' && f.payload.text === 'before 199', 10_000);
 
@@ -95,7 +96,7 @@ describe('cluster failover (real processes, kill -9)', () => {
     const [doomed, watcher] = alive.filter((n) => n.id !== ownerId);
     const boss = await join(watcher, 'boss');
     await join(doomed, 'carol');
-    await boss.next((f) => f.kind === 'system/presence' && f.payload.event === 'join' && f.payload.participant.id === 'carol');
+    await boss.next((f) => f.kind === 'system/presence' && f.payload.event === 'join' && f.payload.participant.id === 'carol', 10_000);
     const killedAt = Date.now();
     doomed.child.kill('SIGKILL');
     await boss.next((f) => f.kind === 'system/presence' && f.payload.event === 'leave' && f.payload.participant.id === 'carol', 10_000);
