@@ -8,7 +8,7 @@ import { chat, joiner, ownerVia, startNodeProcesses, startRedis, type NodeProces
  */
 const TAKEOVER_LIMIT_MS = 15_000;
 const READ_FILE = { kind: 'mcp/request', payload: { method: 'tools/call', params: { name: 'read_file' } } };
-const config = spaceConfig('s1', { boss: [{ kind: '*' }], alice: [{ kind: 'chat' }], bob: [{ kind: 'chat' }], carol: [{ kind: 'chat' }] }, { limits: { rate_per_second: 10_000, rate_burst: 10_000 } });
+const config = spaceConfig('s1', { boss: [{ kind: '*' }], alice: [{ kind: 'chat' }], bob: [{ kind: 'chat' }], carol: [{ kind: 'chat' }], dave: [{ kind: 'chat' }] }, { limits: { rate_per_second: 10_000, rate_burst: 10_000 } });
 
 let redis: TestRedis;
 let nodes: NodeProcess[] = [];
@@ -104,5 +104,27 @@ describe('cluster failover (real processes, kill -9)', () => {
     const back = await join(watcher, 'carol');
     back.send(chat('back'));
     await boss.next((f) => f.kind === 'chat' && f.payload.text === 'back', 10_000);
+  }, 30_000);
+
+  it('closes the sockets of a node that was out of touch for longer than its heartbeat TTL: their clients reconnect and are heard again', async () => {
+    const alive = nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
+    const ownerId = await ownerOf(alive[0]);
+    const watcher = alive.find((n) => n.id === ownerId)!;
+    const sleeper = alive.find((n) => n.id !== ownerId)!;
+    const boss = await join(watcher, 'boss');
+    const sleepy = await join(sleeper, 'dave'); // nobody else's: the earlier tests left the others online
+    await boss.next((f) => f.kind === 'system/presence' && f.payload.event === 'join' && f.payload.participant.id === 'dave', 10_000);
+    sleeper.child.kill('SIGSTOP');
+    try {
+      // The owner takes the silent node for dead and ends its sessions.
+      await boss.next((f) => f.kind === 'system/presence' && f.payload.event === 'leave' && f.payload.participant.id === 'dave', 10_000);
+    } finally {
+      sleeper.child.kill('SIGCONT');
+    }
+    // Awake again, the node does not keep a socket whose session is gone (what it sent would go nowhere).
+    expect(await sleepy.closed).toMatchObject({ code: 1001 });
+    const back = await join(sleeper, 'dave');
+    back.send(chat('awake'));
+    await boss.next((f) => f.kind === 'chat' && f.payload.text === 'awake', 10_000);
   }, 30_000);
 });

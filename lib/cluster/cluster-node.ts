@@ -13,7 +13,7 @@ import { createWsTransport, type BindOptions, type TransportSession, type WsCred
 import type { Envelope } from '../protocol';
 import { CLOSE_CODES, HISTORY_START_CURSOR } from '../protocol';
 import { clusterKeys } from './cluster-keys';
-import { defaultNodeId, HEARTBEAT_MS, LEASE_RETRY_MS, NODE_TTL_MS, READ_BLOCK_MS, READ_COUNT, TRIM_EVERY_READS, WRITE_RETRY_MS, type ClusterOptions } from './cluster-options';
+import { defaultNodeId, HEARTBEAT_MS, LEASE_RENEW_MS, LEASE_RETRY_MS, NODE_TTL_MS, READ_BLOCK_MS, READ_COUNT, TRIM_EVERY_READS, WRITE_RETRY_MS, type ClusterOptions } from './cluster-options';
 import { decodeOutboxEntry, encodeInboxEntry, PACKED_FIELD, parseDeliveryHeader, unpackEntry, type InboxEntry, type OutboxControl, type OutboxDelivery } from './cluster-wire';
 import { packFields } from './packed-fields';
 import { MAX_ENTRY_FIELDS, type LocalItem } from './fenced-writer';
@@ -45,6 +45,7 @@ const FORWARDED_HEADER = 'x-mew-forwarded-by';
 interface EdgeConnection {
   socket: WsConnection;
   coalesceMs?: number;
+  space: string;
   /** The space's owner when it ran on this node as the socket connected: what the socket sends goes to it directly. */
   owner?: SpaceOwner;
 }
@@ -77,8 +78,14 @@ export class ClusterNode {
   private nextConnection = 0;
   private closed = false;
   private timers: ReturnType<typeof setInterval>[] = [];
-  private leaseTick?: Promise<void>;
+  /** The round of lease renewals under way, and of lease acquisitions (with their takeovers): one of each at a time. */
+  private renewing?: Promise<void>;
+  private acquiring?: Promise<void>;
+  /** Spaces being rebuilt by a takeover, with its fence: renewed meanwhile, since a long history can outlast the lease. */
+  private readonly taking = new Map<string, number>();
   private baseUrl = '';
+  /** When the newest heartbeat Redis acknowledged was sent: its key lives until then plus the TTL. */
+  private lastHeartbeat?: number;
 
   constructor(private readonly options: ClusterNodeOptions) {
     if (options.spaces.length === 0) throw new TypeError('a cluster node needs at least one space');
@@ -127,9 +134,10 @@ export class ClusterNode {
     await this.heartbeat();
     void this.readOutbox();
     this.timers.push(setInterval(() => void this.heartbeat(), HEARTBEAT_MS));
-    this.timers.push(setInterval(() => void this.tickLeases(), LEASE_RETRY_MS));
+    this.timers.push(setInterval(() => void this.renewLeases(), LEASE_RENEW_MS));
+    this.timers.push(setInterval(() => void this.acquireLeases(), LEASE_RETRY_MS));
     for (const timer of this.timers) timer.unref();
-    await this.tickLeases();
+    await this.acquireLeases();
     return bound;
   }
 
@@ -141,7 +149,7 @@ export class ClusterNode {
     if (this.closed) return;
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
-    await this.leaseTick;
+    await Promise.all([this.renewing, this.acquiring]);
     await this.transport.close();
     await Promise.all(
       [...this.owners].map(async ([space, { owner }]) => {
@@ -210,24 +218,50 @@ export class ClusterNode {
   }
 
   private async heartbeat(): Promise<void> {
+    const sentAt = Date.now();
+    if (this.lastHeartbeat !== undefined && sentAt - this.lastHeartbeat > NODE_TTL_MS) {
+      // Out of touch for longer than the TTL (the process stalled, or Redis was unreachable): owners may have ended
+      // this node's sessions, and what its sockets send would then go nowhere. They reconnect instead.
+      this.lastHeartbeat = undefined;
+      for (const [connection, edge] of this.connections) this.drop(connection, edge, 'this node was out of touch with the cluster: reconnect');
+    }
     try {
       await this.redis.set(clusterKeys.nodeAlive(this.run), this.baseUrl, 'PX', NODE_TTL_MS);
+      this.lastHeartbeat = sentAt;
     } catch (error) {
       console.error(`[cluster] ${this.nodeId}: heartbeat failed:`, (error as Error).message);
     }
   }
 
-  /** Renews what this node owns (losing what it cannot renew) and takes what nobody owns. One tick at a time. */
-  private tickLeases(): Promise<void> {
-    if (this.leaseTick || this.closed) return this.leaseTick ?? Promise.resolve();
-    this.leaseTick = (async () => {
+  /**
+   * Renews what this node owns or is taking over, losing what it cannot renew. Apart from acquisitions, so that a
+   * takeover replaying a long history never holds up the renewal of this or any other space.
+   */
+  private renewLeases(): Promise<void> {
+    if (this.renewing || this.closed) return this.renewing ?? Promise.resolve();
+    this.renewing = (async () => {
       for (const [space, lease] of this.leases) {
+        const fence = this.owners.get(space)?.fence ?? this.taking.get(space);
+        if (fence === undefined) continue;
         try {
-          const owned = this.owners.get(space);
-          if (owned) {
-            if (!(await lease.renew(owned.fence))) this.lose(space);
-            continue;
-          }
+          if (!(await lease.renew(fence))) this.lose(space);
+        } catch (error) {
+          console.error(`[cluster] ${this.nodeId}: renewing the lease of ${space}:`, (error as Error).message);
+        }
+      }
+    })().finally(() => {
+      this.renewing = undefined;
+    });
+    return this.renewing;
+  }
+
+  /** Takes what nobody owns, one space after another. */
+  private acquireLeases(): Promise<void> {
+    if (this.acquiring || this.closed) return this.acquiring ?? Promise.resolve();
+    this.acquiring = (async () => {
+      for (const [space, lease] of this.leases) {
+        if (this.owners.has(space) || this.taking.has(space)) continue;
+        try {
           const fence = await lease.acquire();
           if (fence !== undefined && !this.closed) await this.takeOver(space, fence);
         } catch (error) {
@@ -235,14 +269,15 @@ export class ClusterNode {
         }
       }
     })().finally(() => {
-      this.leaseTick = undefined;
+      this.acquiring = undefined;
     });
-    return this.leaseTick;
+    return this.acquiring;
   }
 
   private async takeOver(space: string, fence: number): Promise<void> {
     const config = this.options.spaces.find((c) => c.id === space)!;
     const blocking = new Redis(this.options.redisUrl);
+    this.taking.set(space, fence);
     try {
       const owner = await SpaceOwner.take({
         redis: this.redis,
@@ -256,16 +291,23 @@ export class ClusterNode {
         onLost: () => this.lose(space),
         launches: this.options.launches,
       });
+      if (this.taking.get(space) !== fence) {
+        owner.stop(); // its lease could not be renewed meanwhile: another node may own the space already
+        return;
+      }
       this.owners.set(space, { owner, fence });
     } catch (error) {
       blocking.disconnect();
       // Someone must own the space: give the lease back so another node (or this one, next tick) tries.
       await this.leases.get(space)!.release();
       throw error;
+    } finally {
+      this.taking.delete(space);
     }
   }
 
   private lose(space: string): void {
+    this.taking.delete(space);
     const owned = this.owners.get(space);
     if (!owned) return;
     this.owners.delete(space);
@@ -275,9 +317,8 @@ export class ClusterNode {
     // up) through whoever owns the space now, which is told they are gone in case it bound them again.
     for (const [connection, edge] of this.connections) {
       if (edge.owner !== owned.owner) continue;
-      this.connections.delete(connection);
-      this.send(space, { node: this.run, connection, op: 'detach', code: CLOSE_CODES.going_away, reason: 'moved' });
-      edge.socket.close(CLOSE_CODES.going_away, 'this node no longer owns the space: reconnect');
+      edge.owner = undefined;
+      this.drop(connection, edge, 'this node no longer owns the space: reconnect');
     }
   }
 
@@ -285,17 +326,29 @@ export class ClusterNode {
   private forward(space: WsSpace, who: WsCredentials<{ id: string }>, socket: WsConnection, options: BindOptions): TransportSession {
     if (!('token' in who)) throw new TypeError('a cluster node never authenticates itself');
     const connection = String(++this.nextConnection);
-    const edge: EdgeConnection = { socket, coalesceMs: options.coalesceMs, owner: this.owners.get(space.id)?.owner };
+    const edge: EdgeConnection = { socket, coalesceMs: options.coalesceMs, space: space.id, owner: this.owners.get(space.id)?.owner };
     this.connections.set(connection, edge);
     const ref = { node: this.run, connection };
-    const pass = (entry: InboxEntry) => (edge.owner ? edge.owner.receive(entry) : this.send(space.id, entry));
-    pass({ ...ref, op: 'attach', token: who.token, claimedId: who.claimedId, address: who.address, routing: options.routing, after: cursorText(options.after), exclusive: options.exclusive });
+    this.pass(edge, { ...ref, op: 'attach', token: who.token, claimedId: who.claimedId, address: who.address, routing: options.routing, after: cursorText(options.after), exclusive: options.exclusive });
     return {
-      receive: (data, binary) => pass({ ...ref, op: 'frame', data, binary }),
+      receive: (data, binary) => this.pass(edge, { ...ref, op: 'frame', data, binary }),
       end: (close) => {
-        if (this.connections.delete(connection)) pass({ ...ref, op: 'detach', code: close.code, reason: close.reason });
+        if (this.connections.delete(connection)) this.pass(edge, { ...ref, op: 'detach', code: close.code, reason: close.reason });
       },
     };
+  }
+
+  /** What a socket sends: to its space's owner directly when that ran here as it connected, else to the space's inbox. */
+  private pass(edge: EdgeConnection, entry: InboxEntry): void {
+    if (edge.owner) edge.owner.receive(entry);
+    else this.send(edge.space, entry);
+  }
+
+  /** Closes a socket whose session may be gone (1001: its client reconnects and catches up), telling the owner it left. */
+  private drop(connection: string, edge: EdgeConnection, reason: string): void {
+    this.connections.delete(connection);
+    this.pass(edge, { node: this.run, connection, op: 'detach', code: CLOSE_CODES.going_away, reason });
+    edge.socket.close(CLOSE_CODES.going_away, reason);
   }
 
   /** Queues an item for the space's inbox: what this turn forwards to a space is one stream entry. */
