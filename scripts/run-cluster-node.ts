@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { gatewayEnv, loadSpaceConfig, SpaceConfigError, type GatewayServerOptions } from '../lib/gateway';
 import { ClusterNode } from '../lib/cluster/cluster-node';
 import { demoSettings } from '../lib/launcher/space-processes';
+import { listenOrExit } from './listen-or-exit';
+import { signInLine } from './sign-in-line';
 
 /** The Redis URL without its password, for the log. */
 function redacted(url: string): string {
@@ -28,14 +30,15 @@ export async function runClusterNode(mode: string, redisUrl: string, extra: Pick
     console.error(`Cannot start: ${e.message}`);
     process.exit(1);
   }
-  const port = await node.listen(env.port, env.host);
+  const port = await listenOrExit(node.listen(env.port, env.host), env.host, env.port);
   const base = `${env.host}:${port}`;
   console.log(
     [
       `MEW Dashboard (${mode}, cluster node ${node.nodeId}) on http://${base}  ·  gateway ws://${base}/ws  ·  Redis ${redacted(redisUrl)}`,
       `  owns now: ${node.ownedSpaces.join(', ') || 'nothing'} (GET /cluster tells who owns what)`,
+      ...node.ownedSpaces.flatMap((id) => signInLine(base, node.ownedSpace(id)!) ?? []),
       `  spaces, tokens, history and audit live in Redis; each space's owner runs its rules supervisor, launched participants, demo agents and observers`,
-      `  logs of what this node runs: ${join(env.dataDir, '<space>', 'logs')}`,
+      `  logs of what this node runs: ${join(env.dataDir, '<space>', 'logs')}; any space's tokens: npm run tokens -- --space <id>`,
     ].join('\n'),
   );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -4,6 +4,8 @@ import { superviseSpace, type SpaceSupervision } from '../lib/automation/space-s
 import { participantToken, SpaceLauncher } from '../lib/launcher/space-launcher';
 import { demoSettings, reportCrash, startSpaceProcesses } from '../lib/launcher/space-processes';
 import type { EnvelopeLogObserver } from '../lib/launcher/envelope-log-observer';
+import { listenOrExit } from './listen-or-exit';
+import { signInLine } from './sign-in-line';
 
 /**
  * Starts the gateway server from the environment (PORT, HOST, MEW_SPACE_CONFIG, MEW_DATA_DIR), starts the demo
@@ -23,16 +25,13 @@ export async function runGatewayServer(
     console.error(`Cannot start: ${e.message}`);
     process.exit(1);
   }
-  const port = await gatewayServer.listen(env.port, env.host);
+  const port = await listenOrExit(gatewayServer.listen(env.port, env.host), env.host, env.port);
   const base = `${env.host}:${port}`;
   const lines = [`MEW Dashboard (${mode}) on http://${base}  ·  gateway ws://${base}/ws`];
   for (const space of gatewayServer.gateway.spaces.values()) {
     lines.push(`  space "${space.id}": ${[...space.participants.keys()].join(', ')}`);
-    // Like a notebook server: the one place a token is printed, so the person who started it can sign in.
-    // It travels in the URL fragment, which browsers never send to the server.
-    if (space.signIn) {
-      lines.push(`  sign in as ${space.signIn.participantId}: http://${base}/spaces/${encodeURIComponent(space.id)}#token=${space.signIn.token}`);
-    }
+    const signIn = signInLine(base, space);
+    if (signIn) lines.push(signIn);
   }
   lines.push(`  minted tokens, state, history and audit: ${join(env.dataDir, DATABASE_FILE)} (print tokens: npm run tokens -- --space <id>)`);
   console.log(lines.join('\n'));

@@ -5,6 +5,7 @@ import { formatCursor, type HistoryPosition } from '../gateway/history-cursor';
 import { resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
 import { GATEWAY_WS_PATH } from '../gateway/gateway-server';
 import { OutboundMessage } from '../gateway/outbound-message';
+import type { Space } from '../gateway/space';
 import type { SpaceConfig } from '../gateway/space-config';
 import { answerClientError, decodePathSegment, sendError, sendJson } from '../gateway/http-util';
 import type { GatewayError } from '../gateway/gateway-error';
@@ -117,6 +118,11 @@ export class ClusterNode {
   /** Spaces this node owns now. */
   get ownedSpaces(): string[] {
     return [...this.owners.keys()];
+  }
+
+  /** A space this node owns now, as its owner runs it. */
+  ownedSpace(id: string): Space | undefined {
+    return this.owners.get(id)?.owner.space;
   }
 
   /** Listens, joins the cluster and starts competing for spaces; resolves with the bound port. */
