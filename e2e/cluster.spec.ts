@@ -3,13 +3,26 @@ import { expect, test, type Page } from '@playwright/test';
 import { parse as parseYaml } from 'yaml';
 import { MEWParticipant } from '../lib/sdk/mew-participant';
 import { startNodeProcess, startRedis, type NodeProcess, type TestRedis } from '../lib/cluster/testing';
+import { scriptParticipant } from '../lib/launcher/testing';
 import { E2E_TOKENS } from './fixtures/space';
 
 /**
  * Supervising through a cluster: the control room on one node (the whole app), the space owned by another, the
- * agent and its tool on a third; approving works across them, and goes on working after the owner is killed.
+ * agent and its tool on a third; approving works across them, and goes on working after the owner is killed. The
+ * space's launched participant runs on its owner and moves with it.
  */
 const e2eSpace = parseYaml(readFileSync('e2e/e2e-space.yaml', 'utf8'));
+/** A launched participant as agents are written: joins, and reconnects whenever its server goes. */
+const WORKER = `
+const WebSocket = require('ws');
+function connect() {
+  const ws = new WebSocket(process.env.MEW_GATEWAY + '?space=' + process.env.MEW_SPACE, { headers: { Authorization: 'Bearer ' + process.env.MEW_TOKEN } });
+  ws.on('error', () => {});
+  ws.on('close', () => setTimeout(connect, 100));
+}
+connect();
+`;
+e2eSpace.participants.worker = scriptParticipant(WORKER);
 /** How long a step through several nodes may take on a loaded CI machine (a liveness bound, not a measurement). */
 const CROSS_NODE_MS = 15_000;
 
@@ -76,6 +89,13 @@ test('a supervisor approves across nodes, and keeps approving after the node tha
   const first = propose(`before-${u}.txt`);
   await approve(page, tool, `before-${u}.txt`);
   expect(JSON.stringify(await first)).toContain(`Wrote before-${u}.txt`);
+  // The owner runs the launched worker; its card, on the app node, shows the process the owner reports.
+  const worker = page.getByRole('article', { name: /^worker\b/ });
+  const workerProcess = worker.getByRole('group', { name: 'Process of worker' });
+  await expect(workerProcess.getByText('running', { exact: true })).toBeVisible({ timeout: CROSS_NODE_MS });
+  const pidOf = async () => /pid (\d+)/.exec((await workerProcess.textContent()) ?? '')?.[1];
+  const ownersWorker = await pidOf();
+  expect(ownersWorker).toBeDefined();
 
   owner.child.kill('SIGKILL');
   await expect.poll(ownerName, { timeout: 15_000, intervals: [200] }).toMatch(/^(app|third)$/);
@@ -83,4 +103,8 @@ test('a supervisor approves across nodes, and keeps approving after the node tha
   const second = propose(`after-${u}.txt`);
   await approve(page, tool, `after-${u}.txt`);
   expect(JSON.stringify(await second)).toContain(`Wrote after-${u}.txt`);
+  // The worker died with its node and runs again under the new owner: another process, online again.
+  await expect.poll(pidOf, { timeout: CROSS_NODE_MS }).not.toBe(ownersWorker);
+  await expect(workerProcess.getByText('running', { exact: true })).toBeVisible();
+  await expect(worker.getByText('Online')).toBeVisible({ timeout: CROSS_NODE_MS });
 });
