@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { Redis } from 'ioredis';
 import { freePort } from '../lib/gateway/testing';
-import { startRedis } from '../lib/cluster/testing';
+import { startRedis, stopProcess } from '../lib/cluster/testing';
 
 const root = process.cwd();
 const loadDir = resolve(process.env.MEW_LOAD ? resolve(process.env.MEW_LOAD, '..') : resolve(root, '../shared/tools/mew-load'));
@@ -49,14 +49,29 @@ function balancer(targets: number[]): Promise<{ port: number; server: Server }> 
   return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ port: (server.address() as { port: number }).port, server })));
 }
 
-async function startGateway(config: string, dir: string, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+/** Output kept of each gateway, for a run that lost deliveries. */
+const OUTPUT_TAIL_CHARS = 4_000;
+
+interface BenchGateway {
+  child: ChildProcess;
+  port: number;
+  /** The newest of what it printed. */
+  output(): string;
+}
+
+async function startGateway(config: string, dir: string, env: Record<string, string>): Promise<BenchGateway> {
   const port = await freePort();
   const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), '--import', 'tsx', 'scripts/gateway.ts'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MEW_SPACE_CONFIG: config, MEW_DATA_DIR: dir, NODE_ENV: 'production', ...env },
   });
+  let printed = '';
+  const keep = (chunk: Buffer) => (printed = (printed + chunk.toString()).slice(-OUTPUT_TAIL_CHARS));
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const gateway = { child, port, output: () => printed };
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return { child, port };
+    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return gateway;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('a gateway did not start');
@@ -102,6 +117,11 @@ export async function benchCluster(): Promise<void> {
   const header = `${'target'.padEnd(22)} ${'deliv/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'µs/deliv'.padStart(9)} ${'lost'.padStart(5)} ${'errors'.padStart(6)}  (µs/deliv of each node + Redis)`;
   console.log(header);
   console.log('-'.repeat(header.length));
+  /** A run that lost deliveries says why, from what the gateways printed. */
+  const explain = (r: LoadResult, gateways: BenchGateway[]) => {
+    if (r.lost === 0 && r.errors === 0) return;
+    for (const g of gateways) console.log(`--- gateway on port ${g.port} ---\n${g.output()}`);
+  };
   const row = (target: string, r: Awaited<ReturnType<typeof load>>) =>
     console.log(`${target.padEnd(22)} ${String(Math.round(r.all_deliveries_per_s)).padStart(9)} ${String(r.latency_ms.p50).padStart(7)} ${String(r.latency_ms.p99).padStart(7)} ${r.cpuPerDelivery.toFixed(2).padStart(9)} ${String(r.lost).padStart(5)} ${String(r.errors).padStart(6)}  ${r.split.length > 1 ? `(${r.split.map((us) => us.toFixed(2)).join(' + ')})` : ''}`);
   const pair: Record<string, LoadResult> = {};
@@ -109,11 +129,13 @@ export async function benchCluster(): Promise<void> {
     const single = await startGateway(config, join(dir, 'single'), {});
     const front = await balancer([single.port]);
     try {
-      row('single gateway', await load(front.port, BROADCAST, [single.child.pid!]));
+      const broadcast = await load(front.port, BROADCAST, [single.child.pid!]);
+      row('single gateway', broadcast);
+      explain(broadcast, [single]);
       pair.single = await load(front.port, PAIR, [single.child.pid!]);
     } finally {
       front.server.close();
-      single.child.kill('SIGTERM');
+      await stopProcess(single.child);
     }
     for (const count of [1, 2, 3]) {
       const flush = new Redis(redis.url);
@@ -123,12 +145,14 @@ export async function benchCluster(): Promise<void> {
       for (let i = 0; i < count; i++) nodes.push(await startGateway(config, join(dir, `n${count}-${i}`), { MEW_REDIS_URL: redis.url, MEW_NODE_ID: `bench-${count}-${i}` }));
       const cluster = await balancer(nodes.map((n) => n.port));
       try {
-        row(`cluster, ${count} node${count > 1 ? 's' : ''}`, await load(cluster.port, BROADCAST, [...nodes.map((n) => n.child.pid!), redisPid]));
+        const broadcast = await load(cluster.port, BROADCAST, [...nodes.map((n) => n.child.pid!), redisPid]);
+        row(`cluster, ${count} node${count > 1 ? 's' : ''}`, broadcast);
+        explain(broadcast, nodes);
         if (count === 2) pair.cross = await load(cluster.port, PAIR, [...nodes.map((n) => n.child.pid!), redisPid]);
       } finally {
         cluster.server.close();
-        for (const node of nodes) node.child.kill('SIGTERM');
-        await new Promise((r) => setTimeout(r, 500));
+        // Gone before the next size's FLUSHALL: it resets the fencing token, which a node still leaving would then match.
+        await Promise.all(nodes.map((node) => stopProcess(node.child)));
       }
     }
     if (pair.single && pair.cross) {

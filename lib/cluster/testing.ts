@@ -152,8 +152,8 @@ function waitForOutput(child: ChildProcess, pattern: RegExp, timeoutMs: number, 
   });
 }
 
-/** SIGTERM, then SIGKILL if it has not exited within 5 s. */
-function stopProcess(child: ChildProcess): Promise<void> {
+/** SIGTERM, then SIGKILL if it has not exited within 5 s; resolves once it has exited. */
+export function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
