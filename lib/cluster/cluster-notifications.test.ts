@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spaceConfig, tokenOf, type TestClient } from '../gateway/testing';
@@ -136,7 +135,9 @@ describe('cluster mode: notifications', () => {
     // Delivered once an owner under the current fence has written it (the stale one's write is refused).
     await lead.next((f) => f.id === 'p1', 15_000);
     expect(await hookBody('/stale')).toMatchObject({ event: 'proposal.pending', proposal: { id: 'p1' } });
-    await sleep(500);
-    expect(receiver.received.filter((request) => request.path === '/stale')).toHaveLength(1);
+    // The stale owner had decided about its sends before it lost the lease: a duplicate of p1 would come before p2.
+    agent.send(proposal('p2'));
+    expect(await hookBody('/stale')).toMatchObject({ event: 'proposal.pending', proposal: { id: 'p2' } });
+    expect(receiver.received.filter((request) => request.path === '/stale')).toHaveLength(2);
   }, 30_000);
 });
