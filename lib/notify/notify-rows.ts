@@ -11,17 +11,21 @@ export type NotifyRow = Record<string, string | number | null>;
  */
 export type NotifyRowListener = (table: NotifyTable, key: string, row: NotifyRow | undefined) => void;
 
-const COLUMNS: Record<NotifyTable, ReadonlySet<string>> = {
-  push_subscriptions: new Set(['space', 'participant', 'endpoint', 'p256dh', 'auth', 'created_at']),
-  used_action_tokens: new Set(['token_id', 'expires_at']),
-  webhooks: new Set(['space', 'id', 'url', 'format', 'created_by', 'created_at']),
-  webhook_deliveries: new Set(['id', 'space', 'webhook_id', 'event', 'proposal_id', 'attempt', 'status', 'error', 'at', 'next_retry_at']),
-};
+/** Each table's columns as the schema (notify-schema.ts) created them: row keys read back from a replica are checked against these. */
+const columnsByDb = new WeakMap<Database.Database, Map<NotifyTable, ReadonlySet<string>>>();
+
+function columnsOf(db: Database.Database, table: NotifyTable): ReadonlySet<string> {
+  let tables = columnsByDb.get(db);
+  if (!tables) columnsByDb.set(db, (tables = new Map()));
+  let columns = tables.get(table);
+  if (!columns) tables.set(table, (columns = new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name))));
+  return columns;
+}
 
 /** Writes a row (replacing the one with its primary key), as the tables' owner or as a replica loading them; returns its rowid. */
 export function putNotifyRow(db: Database.Database, table: NotifyTable, row: NotifyRow): number {
   const columns = Object.keys(row);
-  const unknown = columns.find((column) => !COLUMNS[table].has(column));
+  const unknown = columns.find((column) => !columnsOf(db, table).has(column));
   if (unknown !== undefined) throw new TypeError(`${table} has no column "${unknown}"`);
   const sql = `INSERT OR REPLACE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
   return Number(db.prepare(sql).run(...Object.values(row)).lastInsertRowid);
