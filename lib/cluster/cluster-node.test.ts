@@ -110,28 +110,34 @@ describe('cluster mode: one order for security state', () => {
   });
 
   it('answers bad input through any node precisely and keeps serving the connection', async () => {
-    const [, b] = await cluster(2);
-    const bob = await join(b, 'bob');
-    bob.send('{not json');
-    expect((await bob.kind('system/error')).payload.error).toBe('invalid_json');
-    bob.send({ id: 'forged', kind: 'system/welcome', payload: {} });
-    expect(await bob.kind('system/error')).toMatchObject({ correlation_id: ['forged'], payload: { error: 'reserved_kind' } });
-    bob.send({ id: 'big', ...chat('x'.repeat(1_200_000)) }); // over max_frame_bytes (1 MiB), under the socket's hard limit
-    expect(await bob.kind('system/error')).toMatchObject({ payload: { error: 'message_too_large' } });
-    bob.send({ id: 'other', kind: 'mcp/request', payload: { method: 'tools/call' } });
-    expect(await bob.kind('system/error')).toMatchObject({ correlation_id: ['other'], payload: { error: 'capability_violation' } });
-    bob.send(chat('still here'));
-    expect((await bob.next((f) => f.kind === 'chat')).payload.text).toBe('still here');
+    // The owner's own node hands frames to the owner directly, the other forwards them through the inbox.
+    const { owner, other } = ownerAndOther(await cluster(2));
+    for (const [node, id] of [[other, 'bob'], [owner, 'carol']] as const) {
+      const client = await join(node, id);
+      client.send('{not json');
+      expect((await client.kind('system/error')).payload.error).toBe('invalid_json');
+      client.send({ id: 'forged', kind: 'system/welcome', payload: {} });
+      expect(await client.kind('system/error')).toMatchObject({ correlation_id: ['forged'], payload: { error: 'reserved_kind' } });
+      client.send({ id: 'big', ...chat('x'.repeat(1_200_000)) }); // over max_frame_bytes (1 MiB), under the socket's hard limit
+      expect(await client.kind('system/error')).toMatchObject({ payload: { error: 'message_too_large' } });
+      client.send({ id: 'other', kind: 'mcp/request', payload: { method: 'tools/call' } });
+      expect(await client.kind('system/error')).toMatchObject({ correlation_id: ['other'], payload: { error: 'capability_violation' } });
+      client.send(chat('still here'));
+      expect((await client.next((f) => f.kind === 'chat' && f.from === id)).payload.text).toBe('still here');
+    }
   });
 
   it('tells everyone when a participant on another node drops without a close, and keeps serving the rest', async () => {
-    const [a, b] = await cluster(2);
-    const boss = await join(a, 'boss');
-    const bob = await join(b, 'bob');
-    const carol = await join(b, 'carol');
+    const { owner, other } = ownerAndOther(await cluster(2));
+    const boss = await join(owner, 'boss');
+    const bob = await join(other, 'bob');
+    const carol = await join(other, 'carol');
+    const alice = await join(owner, 'alice'); // on the owner's own node, whose frames skip the inbox
     bob.ws.terminate();
     const left = await boss.next((f) => f.kind === 'system/presence' && f.payload.event === 'leave');
     expect(left.payload.participant.id).toBe('bob');
+    alice.ws.terminate();
+    expect((await boss.next((f) => f.kind === 'system/presence' && f.payload.event === 'leave')).payload.participant.id).toBe('alice');
     carol.send(chat('still served'));
     expect((await boss.next((f) => f.kind === 'chat')).payload.text).toBe('still served');
   });
