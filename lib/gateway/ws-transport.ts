@@ -3,12 +3,12 @@ import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import { AFTER_CURSOR_PARAM, BEARER_SUBPROTOCOL_PREFIX, CLOSE_CODES, COALESCE_PARAM, EXCLUSIVE_PARAM, PROTOCOL_VERSION, type ErrorCode } from '../protocol';
+import { AFTER_CURSOR_PARAM, BEARER_SUBPROTOCOL_PREFIX, CLOSE_CODES, COALESCE_PARAM, EXCLUSIVE_PARAM, MEW_SUBPROTOCOL, PROTOCOL_VERSION, type ErrorCode } from '../protocol';
 import type { AuthAttempt, CloseInfo } from './gateway';
 import type { GatewayLimits } from './gateway-options';
 import { routingModeOf, type RoutingMode } from './participant';
 import { WsConnection } from './ws-connection';
-import { WriteCoalescer } from './write-coalescer';
+import { WriteCoalescer, type Durability } from './write-coalescer';
 import { bearerToken, rejectUpgrade, originAllowed } from './upgrade-auth';
 import { COALESCE_DEFAULT_MS, COALESCE_MAX_MS, COALESCE_MIN_MS, GATEWAY_ID } from './gateway-options';
 import { parseCursor, type HistoryPosition } from './history-cursor';
@@ -59,7 +59,7 @@ export interface WsTransport {
  * Authentication happens at the upgrade when the token comes with it (401 otherwise), or in a first `join`
  * frame for clients of other MEW gateways (closed with 4401 when it is missing, wrong or late).
  */
-export function createWsTransport<S extends WsSpace, P extends { id: string }>(host: WsSessionHost<S, P>): WsTransport {
+export function createWsTransport<S extends WsSpace, P extends { id: string }>(host: WsSessionHost<S, P>, durability?: Durability): WsTransport {
   // Above the hard limit `ws` closes with 1009 before buffering the frame; below it we answer message_too_large.
   const hardFrameBytes = Math.max(...[...host.spaces()].map((s) => s.limits.hardFrameBytes));
   const wss = new WebSocketServer({
@@ -69,12 +69,14 @@ export function createWsTransport<S extends WsSpace, P extends { id: string }>(h
     clientTracking: true,
     handleProtocols: (protocols) => {
       // Browsers fail the handshake unless one offered subprotocol is echoed; prefer one that carries no token.
+      // MEW's own first: it tells the SDK we read the upgrade, so it never sends its token again in a join frame.
+      if (protocols.has(MEW_SUBPROTOCOL)) return MEW_SUBPROTOCOL;
       for (const p of protocols) if (!p.startsWith(BEARER_SUBPROTOCOL_PREFIX)) return p;
       const [first] = protocols;
       return first ?? false;
     },
   });
-  const coalescer = new WriteCoalescer();
+  const coalescer = new WriteCoalescer(durability);
   const alive = new WeakMap<WebSocket, boolean>();
   const pingIntervalMs = Math.min(...[...host.spaces()].map((s) => s.limits.pingIntervalMs));
   const pinger = setInterval(() => {
@@ -159,7 +161,12 @@ export function createWsTransport<S extends WsSpace, P extends { id: string }>(h
     // to deliver the close frame to a peer that is slow to read it.
     const connection = new WsConnection(ws, socket, coalescer, space.limits.maxBufferedBytes, (close) => session.end(close));
     const session = host.connect(space, who, connection, options);
-    ws.on('message', (data: RawData, binary: boolean) => session.receive(rawToBuffer(data), binary));
+    ws.on('message', (data: RawData, binary: boolean) => {
+      const frame = rawToBuffer(data);
+      // A join frame on a joined connection (a client's fallback sent too late) carries a token: drop it unseen.
+      if (!binary && isJoinFrame(frame)) return;
+      session.receive(frame, binary);
+    });
     // The code and reason of a close the gateway began (slow consumer, replaced, kicked), else the peer's.
     ws.on('close', (code: number, reason: Buffer) => {
       connection.discardHeld();
@@ -222,6 +229,17 @@ function parseJoinFrame(text: string): JoinFrame | undefined {
     space: typeof body.space === 'string' ? body.space : undefined,
     participantId: typeof claimed === 'string' ? claimed : undefined,
   };
+}
+
+/** Whether a frame is a join (`{"type":"join"}` or `{"kind":"system/join"}`); parsed only when it could be one. */
+function isJoinFrame(frame: Buffer): boolean {
+  if (!frame.includes('"join"') && !frame.includes('system/join')) return false;
+  try {
+    const value = JSON.parse(frame.toString('utf8')) as { type?: unknown; kind?: unknown } | null;
+    return typeof value === 'object' && value !== null && (value.type === 'join' || value.kind === 'system/join');
+  } catch {
+    return false;
+  }
 }
 
 /** Tells a not-yet-joined peer why it is refused, then closes it (4401 unless another close code fits better). */

@@ -1,6 +1,13 @@
 /** Subprotocol offered on every connection; the gateway echoes it (browsers fail a handshake that echoes none). */
 export const MEW_SUBPROTOCOL = 'mew.v0.4';
 
+/**
+ * Offered first by the SDK, so that a server which just echoes the first offer (ws's default, as in the reference
+ * gateway) selects it and thereby says it did not read MEW's handshake (the SDK then sends a join frame); this
+ * gateway selects `MEW_SUBPROTOCOL` over it.
+ */
+export const JOIN_FRAME_SUBPROTOCOL = 'mew.join-frame';
+
 /** Subprotocol prefix that carries the bearer token for browsers, which cannot set an Authorization header. */
 export const BEARER_SUBPROTOCOL_PREFIX = 'mew.bearer.';
 

@@ -17,7 +17,7 @@
  * me.chat.send('ready');
  */
 export { MEWClient } from './mew-client';
-export type { ClientEvents, CloseInfo, ConnectionStatus, JoinMode, MEWClientOptions, OutgoingEnvelope, SentEnvelope, StatusChange } from './mew-client';
+export type { ClientEvents, CloseInfo, ConnectionStatus, JoinMode, MEWClientOptions, OutgoingEnvelope, SentEnvelope, StatusChange, Unacknowledged } from './mew-client';
 export { MEWParticipant } from './mew-participant';
 export type { ControlHooks, McpRequestOptions, MEWParticipantOptions, ParticipantEvents } from './mew-participant';
 export type { McpCall } from './mcp-call';
@@ -50,10 +50,11 @@ export {
   ProposalRejectedError,
   RequestCancelledError,
   RequestTimeoutError,
+  UnacknowledgedSendError,
 } from './sdk-errors';
 export * from './sdk-defaults';
 export { createWebSocketTransport, spaceUrl } from './transport';
-export type { Transport, TransportFactory, TransportHandlers, TransportRequest } from './transport';
+export type { OpenInfo, Transport, TransportFactory, TransportHandlers, TransportRequest } from './transport';
 export { reconnectDelay, type BackoffOptions } from './reconnect-backoff';
 export type { Unsubscribe } from './event-hub';
 export type { StreamData } from '../protocol';

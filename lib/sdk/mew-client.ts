@@ -28,9 +28,10 @@ import {
   MAX_RECONNECT_ATTEMPTS,
   OUTBOUND_QUEUE_LIMIT,
   RATE_LIMIT_MAX_RETRIES,
+  RECENT_ENVELOPE_IDS,
 } from './sdk-defaults';
 import { ConnectionClosedError, InboundFrameError, InvalidEnvelopeError } from './sdk-errors';
-import { createWebSocketTransport, spaceUrl, withQuery, type Transport, type TransportFactory } from './transport';
+import { createWebSocketTransport, spaceUrl, withQuery, type OpenInfo, type Transport, type TransportFactory } from './transport';
 
 /**
  * `disconnected` → `connecting` (socket opening) → `connected` (open, no welcome yet) → `ready` (welcome received).
@@ -73,7 +74,8 @@ export interface MEWClientOptions {
    * How to authenticate:
    * - `auth-header`: the token on the upgrade (header in Node, subprotocol in browsers), as this repo's gateway takes it;
    * - `join-frame`: a first frame `{"type":"join", space, token, participantId}`, as other MEW gateways expect;
-   * - `auto`: the upgrade, then the join frame if the open connection stays silent for `JOIN_FRAME_FALLBACK_MS`.
+   * - `auto`: the upgrade, then the join frame if the gateway selected no MEW subprotocol (it did not read the
+   *   upgrade) and the open connection stays silent for `JOIN_FRAME_FALLBACK_MS`.
    * @default DEFAULT_JOIN_MODE ('auto')
    */
   join?: JoinMode;
@@ -85,8 +87,13 @@ export interface MEWClientOptions {
    * @default RATE_LIMIT_MAX_RETRIES
    */
   rateLimitRetries?: number;
-  /** Envelopes kept while disconnected. @default OUTBOUND_QUEUE_LIMIT */
+  /**
+   * Envelopes kept while disconnected; also how many of my sends are followed until the gateway acknowledges them
+   * (beyond that the oldest is given up: `unacknowledged`). @default OUTBOUND_QUEUE_LIMIT
+   */
   outboundQueueLimit?: number;
+  /** Envelope ids remembered so that none is emitted twice (see the `duplicate` event). @default RECENT_ENVELOPE_IDS */
+  recentEnvelopeIds?: number;
   /** An attempt without a welcome by then is retried. @default CONNECT_ATTEMPT_TIMEOUT_MS */
   connectTimeoutMs?: number;
   /** Protocol ping period where the platform can ping (Node); 0 disables. @default HEARTBEAT_INTERVAL_MS */
@@ -132,7 +139,29 @@ export type OutgoingEnvelope = InboundEnvelope;
 /** What `send` returns: the envelope as sent, with its `id` (the key for correlating replies). */
 export type SentEnvelope = OutgoingEnvelope & { id: string };
 
-/** The client's events; besides these, every envelope kind is an event carrying envelopes of that kind. */
+/** Payload of the `unacknowledged` event. */
+export interface Unacknowledged {
+  /** The ids of my envelopes, in the order they were sent. */
+  ids: string[];
+  /** Why their fate can no longer be learned. */
+  reason: string;
+}
+
+/**
+ * The client's events; besides these, every envelope kind is an event carrying envelopes of that kind.
+ *
+ * Each envelope id is emitted once: an envelope whose id was already emitted (a catch-up overlapping what was seen,
+ * the gateway re-delivering my original when I resend an envelope in doubt, a history replayed after a gateway
+ * restart) still moves `cursor` and settles my send, but reaches only `duplicate` listeners. The ids are
+ * remembered across reconnects, the latest `recentEnvelopeIds` of them.
+ *
+ * My sends are followed until the gateway echoes or refuses them. One written to a connection that dropped before
+ * either is sent again, same id and text, after the next connection's welcome (the gateway recognises a repeated id
+ * and answers with the original, so it happens once). `unacknowledged` names the sends nobody will learn more about:
+ * those in doubt when `disconnect()` is called or the connection ends for good (`error`, or a drop with `reconnect:
+ * false`), and those given up because more than `outboundQueueLimit` were awaiting acknowledgement. The gateway may
+ * or may not have accepted them.
+ */
 export type ClientEvents = {
   status: StatusChange;
   /** Each `system/welcome` (the first of a connection, and fresh ones after capability changes). */
@@ -143,9 +172,22 @@ export type ClientEvents = {
   message: AnyEnvelope;
   /** Every `#streamId#data` frame received. */
   'stream/data': StreamData;
+  /** An envelope whose id was already emitted, delivered again: not emitted as `message` or as its kind. */
+  duplicate: AnyEnvelope;
+  /** My sends whose fate can no longer be learned (see above): the gateway may or may not have accepted them. */
+  unacknowledged: Unacknowledged;
   /** Frames that are not valid envelopes, and listener failures. Nothing is thrown at the socket. */
   error: Error;
 } & { [K in Kind]: Envelope<K> };
+
+/** One of my envelopes, between `send` and its echo or refusal. */
+interface UnsettledSend {
+  text: string;
+  /** `rate_limited` refusals retried so far. */
+  retries: number;
+  /** Written to a connection, so the gateway may have it: sent again after a reconnect. False while queued. */
+  written: boolean;
+}
 
 /** Close codes after which reconnecting cannot help (see `ConnectionStatus`). */
 const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
@@ -163,8 +205,9 @@ const NORMAL_CLOSE = CLOSE_CODES.normal;
  * Layer 1 of the SDK: one participant's connection to a space. Connects with a token (on the upgrade, or in a
  * join frame for other MEW gateways), keeps a status, emits typed events, reconnects (forever by default) with
  * jittered exponential backoff (slower in a hidden tab), queues `send`s while the connection is down and flushes
- * them after the next welcome, retries what the gateway rate-limited, detects dead connections, and carries
- * `#streamId#data` frames. Runs unchanged in Node and browsers.
+ * them after the next welcome, sends again what a dropped connection left unacknowledged, retries what the gateway
+ * rate-limited, emits each envelope id once, detects dead connections, and carries `#streamId#data` frames. Runs
+ * unchanged in Node and browsers.
  *
  * @example
  * const client = new MEWClient({ gateway: 'ws://localhost:3000/ws', space: 'demo', token });
@@ -177,7 +220,7 @@ export class MEWClient {
   private readonly hub = new EventHub<ClientEvents>((error, event) =>
     event === 'error' ? console.error('[mew-sdk] error listener failed:', error) : this.reportError(error),
   );
-  private readonly queue: OutboundQueue<string>;
+  private readonly queue: OutboundQueue<{ id: string; text: string }>;
   private readonly url: string;
   private readonly backoff: Readonly<BackoffOptions>;
   private readonly createTransport: TransportFactory;
@@ -195,8 +238,10 @@ export class MEWClient {
   private retryTimer?: ReturnType<typeof setTimeout>;
   private attemptTimer?: ReturnType<typeof setTimeout>;
   private joinTimer?: ReturnType<typeof setTimeout>;
-  /** My envelopes neither echoed nor refused yet, as sent: a `rate_limited` refusal is retried from here. */
-  private readonly unsettled: BoundedMap<string, { text: string; retries: number }>;
+  /** My envelopes neither echoed nor refused yet, as sent, oldest first: resent from here after a drop, and after `rate_limited`. */
+  private readonly unsettled: BoundedMap<string, UnsettledSend>;
+  /** Ids of the envelopes emitted lately: one delivered again is not emitted again. */
+  private readonly dispatched: BoundedMap<string, true>;
   private livenessTimer?: ReturnType<typeof setInterval>;
   private heardSinceTick = true;
   private removeVisibilityListener?: () => void;
@@ -207,7 +252,10 @@ export class MEWClient {
     if (options.coalesceMs !== undefined) url = withQuery(url, COALESCE_PARAM, String(options.coalesceMs));
     this.url = url;
     this.queue = new OutboundQueue(options.outboundQueueLimit ?? OUTBOUND_QUEUE_LIMIT);
-    this.unsettled = new BoundedMap(options.outboundQueueLimit ?? OUTBOUND_QUEUE_LIMIT);
+    this.unsettled = new BoundedMap(options.outboundQueueLimit ?? OUTBOUND_QUEUE_LIMIT, (id) =>
+      this.hub.emit('unacknowledged', { ids: [id], reason: `more than ${this.unsettled.capacity} sends were awaiting acknowledgement` }),
+    );
+    this.dispatched = new BoundedMap(options.recentEnvelopeIds ?? RECENT_ENVELOPE_IDS);
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.createTransport = options.transport ?? createWebSocketTransport;
   }
@@ -313,7 +361,8 @@ export class MEWClient {
   }
 
   /**
-   * Closes the connection and stops reconnecting. Envelopes still queued stay queued for a later `connect()`.
+   * Closes the connection and stops reconnecting. Envelopes still queued stay queued for a later `connect()`; those
+   * sent but not yet acknowledged are given up (`unacknowledged`).
    *
    * @example
    * client.disconnect();
@@ -323,11 +372,13 @@ export class MEWClient {
     this.stop();
     this.abandonTransport(NORMAL_CLOSE, 'client disconnected');
     this._lastClose = { code: NORMAL_CLOSE, reason: 'disconnect() called' };
+    this.giveUpInDoubt('disconnect() was called before the gateway acknowledged them');
     this.setStatus('disconnected', { close: this._lastClose, willReconnect: false });
   }
 
   /**
-   * Subscribes to an event: `status`, `welcome`, `message`, `stream/data`, `error`, or any envelope kind.
+   * Subscribes to an event: `status`, `welcome`, `message`, `stream/data`, `duplicate`, `unacknowledged`, `error`,
+   * or any envelope kind (see `ClientEvents`).
    *
    * @example
    * const off = client.on('mcp/request', (env) => console.log(env.payload.method));
@@ -339,7 +390,9 @@ export class MEWClient {
 
   /**
    * Sends an envelope now, or queues it until the next welcome when the connection is not ready. Fills
-   * `protocol` and `id` (a UUID, the key for correlating replies) and returns the envelope as sent. Throws
+   * `protocol` and `id` (a UUID, the key for correlating replies) and returns the envelope as sent. Sent again
+   * (same id) after a reconnect if the connection drops before the gateway acknowledged it. Passing an `id` already
+   * sent repeats that envelope: the gateway answers with the original instead of routing it twice. Throws
    * `InvalidEnvelopeError` for an invalid envelope, `OutboundQueueFullError` when the queue is full and
    * `ConnectionClosedError` after a final close.
    *
@@ -353,8 +406,8 @@ export class MEWClient {
     const parsed = parseEnvelope(full, { inbound: true });
     if (!parsed.ok) throw new InvalidEnvelopeError(parsed.issues);
     const text = JSON.stringify(full);
-    this.transmit(text);
-    this.unsettled.set(full.id, { text, retries: 0 });
+    const written = this.transmit(full.id, text);
+    this.unsettled.set(full.id, { text, retries: 0, written });
     return full;
   }
 
@@ -372,11 +425,15 @@ export class MEWClient {
     return true;
   }
 
-  /** Sends now, or queues for the next welcome. */
-  private transmit(text: string): void {
+  /** Sends now (true), or queues for the next welcome (false). */
+  private transmit(id: string, text: string): boolean {
     // A socket that is already closing would swallow it; queue it for the connection that replaces this one.
-    if (this._status === 'ready' && this.transport!.isOpen()) this.transport!.send(text);
-    else this.queue.push(text);
+    if (this._status === 'ready' && this.transport!.isOpen()) {
+      this.transport!.send(text);
+      return true;
+    }
+    this.queue.push({ id, text });
+    return false;
   }
 
   private open(): void {
@@ -391,7 +448,7 @@ export class MEWClient {
       this.transport = this.createTransport(
         { url: this.connectionUrl(), ...(this.joinMode !== 'join-frame' && { token: this.options.token }) },
         {
-          onOpen: () => current() && this.handleOpen(),
+          onOpen: (info) => current() && this.handleOpen(info),
           onMessage: (data) => current() && this.handleFrame(data),
           onClose: (code, reason) => current() && this.handleClose({ code, reason }),
           onHeartbeat: () => {
@@ -419,11 +476,12 @@ export class MEWClient {
     return this.options.join ?? DEFAULT_JOIN_MODE;
   }
 
-  private handleOpen(): void {
+  private handleOpen(info: OpenInfo | undefined): void {
     this.setStatus('connected');
     this.startLiveness();
     if (this.joinMode === 'join-frame') this.sendJoinFrame();
-    else if (this.joinMode === 'auto') this.joinTimer = setTimeout(() => this.sendJoinFrame(), JOIN_FRAME_FALLBACK_MS);
+    // A gateway that selected a MEW subprotocol has the upgrade's token: a join frame would only put it in a frame.
+    else if (this.joinMode === 'auto' && !info?.mewHandshake) this.joinTimer = setTimeout(() => this.sendJoinFrame(), JOIN_FRAME_FALLBACK_MS);
   }
 
   /** The first-frame join of gateways that ignore the upgrade's token (they send nothing before it). */
@@ -469,8 +527,14 @@ export class MEWClient {
   }
 
   private dispatch(envelope: AnyEnvelope): void {
-    if (envelope.cursor !== undefined) this._cursor = envelope.cursor;
+    const repeat = this.dispatched.has(envelope.id);
+    // A repeat after the welcome is the gateway answering a resend with the original, cursor and all: that cursor is
+    // behind what this connection has seen, so it must not move ours back. (Before the welcome, a catch-up is in order.)
+    if (envelope.cursor !== undefined && !(repeat && this._status === 'ready')) this._cursor = envelope.cursor;
     if (this.retriesLater(envelope)) return;
+    if (repeat) return this.hub.emit('duplicate', envelope);
+    this.dispatched.set(envelope.id, true);
+    const generation = this.generation;
     if (envelope.kind === 'system/welcome') {
       this._welcome = envelope;
       if (envelope.payload.catch_up) this.hub.emit('catch-up', envelope.payload.catch_up);
@@ -479,12 +543,35 @@ export class MEWClient {
     this.hub.emit('message', envelope);
     (this.hub.emit as (event: Kind, value: AnyEnvelope) => void)(envelope.kind, envelope);
     // Only the first welcome of a connection makes it ready; later ones (capability changes) just update it.
-    if (envelope.kind === 'system/welcome' && this._status !== 'ready') {
+    // (Unless a listener closed this connection meanwhile.)
+    if (envelope.kind === 'system/welcome' && this._status !== 'ready' && generation === this.generation) {
       clearTimeout(this.attemptTimer);
       this.attempt = 0;
+      this.flush();
       this.setStatus('ready');
-      for (const text of this.queue.drain()) this.transport!.send(text);
     }
+  }
+
+  /**
+   * On a connection's first welcome: first what an earlier connection may or may not have delivered (the catch-up
+   * before the welcome settled those the gateway had; the gateway answers a repeat of the others with the
+   * original), then what was queued. Before `ready`, so a `status` listener's sends come after them.
+   */
+  private flush(): void {
+    const transport = this.transport!;
+    for (const sent of this.unsettled.values()) if (sent.written) transport.send(sent.text);
+    for (const { id, text } of this.queue.drain()) {
+      transport.send(text);
+      const sent = this.unsettled.get(id);
+      if (sent) sent.written = true;
+    }
+  }
+
+  /** Forgets the sends in doubt, telling `unacknowledged` listeners: nothing will settle or resend them now. */
+  private giveUpInDoubt(reason: string): void {
+    const ids = [...this.unsettled].filter(([, sent]) => sent.written).map(([id]) => id);
+    for (const id of ids) this.unsettled.delete(id);
+    if (ids.length > 0) this.hub.emit('unacknowledged', { ids, reason });
   }
 
   /**
@@ -504,9 +591,10 @@ export class MEWClient {
       return false;
     }
     sent.retries++;
+    sent.written = false; // refused, so not in doubt: a reconnect meanwhile does not resend it, the timer does
     setTimeout(() => {
       try {
-        this.transmit(sent.text);
+        sent.written = this.transmit(id, sent.text);
       } catch (error) {
         this.reportError(error);
       }
@@ -519,15 +607,19 @@ export class MEWClient {
     this.transport = undefined;
     this._lastClose = close;
     const maxAttempts = this.options.maxReconnectAttempts ?? MAX_RECONNECT_ATTEMPTS;
+    const inDoubt = 'the connection ended for good before the gateway acknowledged them';
     if (FINAL_CLOSE_CODES.has(close.code)) {
       this.stop();
+      this.giveUpInDoubt(inDoubt);
       this.setStatus('error', { close });
     } else if (this.options.reconnect === false) {
       this.stop();
+      this.giveUpInDoubt(inDoubt);
       this.setStatus('disconnected', { close, willReconnect: false });
     } else if (this.attempt >= maxAttempts) {
       this.stop();
       this._lastClose = { code: close.code, reason: `gave up after ${this.attempt} reconnect attempts (last: ${close.reason || close.code})` };
+      this.giveUpInDoubt(inDoubt);
       this.setStatus('error', { close: this._lastClose });
     } else {
       this.scheduleReconnect(close);

@@ -17,9 +17,10 @@ import {
 import type { ChatMessage } from './model/chat-slice';
 import { ContextTelemetry, type ContextUsage, type TelemetryOptions } from './context-telemetry';
 import { EventHub, type Unsubscribe } from './event-hub';
-import { LocalMcpServer, type McpFallbackHandler, type McpRequestHandler, type ResourceDefinition, type ToolDefinition } from './local-mcp-server';
+import { AnsweredRequests } from './answered-requests';
+import { LocalMcpServer, type McpAnswer, type McpFallbackHandler, type McpRequestHandler, type ResourceDefinition, type ToolDefinition } from './local-mcp-server';
 import { McpRequestTracker } from './mcp-request-tracker';
-import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange } from './mew-client';
+import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange, type Unacknowledged } from './mew-client';
 import { OwnPause, type PauseInfo } from './own-pause';
 import { ParticipantModel, type Peer } from './participant-model';
 import type { Proposal } from './model/proposals-slice';
@@ -43,7 +44,15 @@ import type {
   RejectOptions,
 } from './participant-namespaces';
 import { ReplyWaiter, type AwaitOptions } from './reply-waiter';
-import { CapabilityDeniedError, ConnectionClosedError, GatewayRefusalError, MewSdkError, RequestCancelledError } from './sdk-errors';
+import { randomUuid } from './random-uuid';
+import {
+  CapabilityDeniedError,
+  ConnectionClosedError,
+  GatewayRefusalError,
+  MewSdkError,
+  RequestCancelledError,
+  UnacknowledgedSendError,
+} from './sdk-errors';
 import type { StreamInfo } from './model/streams-slice';
 import { ToolDiscovery, type DiscoveredTool, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
 
@@ -86,6 +95,8 @@ export interface MEWParticipantOptions extends MEWClientOptions {
   hooks?: ControlHooks;
   /** Answers MCP methods addressed to me that my tools and resources do not cover (e.g. `initialize`). */
   onRequest?: McpFallbackHandler;
+  /** Requests addressed to me whose responses are kept, so that one delivered again is not run again. @default ANSWERED_REQUESTS */
+  answeredRequests?: number;
 }
 
 /** More of `mcpRequest`. */
@@ -155,6 +166,7 @@ export class MEWParticipant {
   private readonly model = new ParticipantModel();
   private readonly requests = new McpRequestTracker();
   private readonly replies = new ReplyWaiter();
+  private readonly answered: AnsweredRequests;
   private readonly ownPause = new OwnPause();
   private readonly reasoningSessions = new Map<string, ReasoningSession>();
   private readonly toolDiscovery: ToolDiscovery;
@@ -240,6 +252,7 @@ export class MEWParticipant {
   constructor(private readonly options: MEWParticipantOptions) {
     this.client = new MEWClient(options);
     this.server = new LocalMcpServer(options.onRequest);
+    this.answered = new AnsweredRequests(options.answeredRequests);
     this.contextTelemetry = new ContextTelemetry(options.telemetry);
     this.toolDiscovery = new ToolDiscovery(
       (participantId, timeoutMs) => this.request(participantId, TOOLS_LIST, timeoutMs, false, {}),
@@ -249,6 +262,8 @@ export class MEWParticipant {
     this.client.on('welcome', (welcome) => this.handleWelcome(welcome));
     this.client.on('message', (envelope) => this.handleEnvelope(envelope));
     this.client.on('status', (change) => this.handleStatus(change));
+    this.client.on('duplicate', (envelope) => this.handleDuplicate(envelope));
+    this.client.on('unacknowledged', (lost) => this.handleUnacknowledged(lost));
   }
 
   // ── Connection ───────────────────────────────────────────────────────────────────────────────────────
@@ -264,7 +279,8 @@ export class MEWParticipant {
   }
 
   /**
-   * Disconnects for good; pending requests fail with `ConnectionClosedError`.
+   * Disconnects for good; pending requests fail with `ConnectionClosedError`, or `UnacknowledgedSendError` when the
+   * gateway had not even acknowledged them.
    *
    * @example
    * participant.disconnect();
@@ -338,8 +354,9 @@ export class MEWParticipant {
   /**
    * Sends an envelope and waits for what becomes of it: the first reply of `replyKinds` correlated to it (from
    * `from`, when given), or with no reply kinds its echo, which means the gateway accepted and routed it. Rejects
-   * with `GatewayRefusalError` when the gateway refuses it, `RequestTimeoutError` after `timeoutMs`. Throws at once
-   * what `send` throws (paused, invalid, queue full).
+   * with `GatewayRefusalError` when the gateway refuses it, `RequestTimeoutError` after `timeoutMs`,
+   * `UnacknowledgedSendError` when the client gave up on it unacknowledged (see the client's `unacknowledged`).
+   * Throws at once what `send` throws (paused, invalid, queue full).
    *
    * @example
    * const { envelope, reply } = participant.sendAndAwait(
@@ -370,7 +387,8 @@ export class MEWParticipant {
    * Calls an MCP method on another participant and resolves with the JSON-RPC `result`. Sends `mcp/request`
    * when my capabilities allow it, else an `mcp/proposal` for someone to fulfil, and then follows the chain
    * (fulfilment → its response). Rejects with `McpError` (JSON-RPC error), `ProposalRejectedError` (first
-   * `mcp/reject`), `GatewayRefusalError` (the gateway refused it), `RequestTimeoutError` (after sending
+   * `mcp/reject`), `GatewayRefusalError` (the gateway refused it), `UnacknowledgedSendError` (the connection ended
+   * for good before the gateway acknowledged it), `RequestTimeoutError` (after sending
    * `mcp/withdraw` for a proposal), `RequestCancelledError` (`signal` fired, `withdraw`, or a restart; a proposal
    * is withdrawn, so nobody approves what its proposer no longer wants) or `CapabilityDeniedError` (neither form allowed).
    *
@@ -468,17 +486,57 @@ export class MEWParticipant {
     }
   }
 
-  /** Answers an `mcp/request` addressed to me from my own tools and resources. */
+  /**
+   * Answers an `mcp/request` addressed to me from my own tools and resources, once per envelope id: a request seen
+   * before is answered with the response sent then (see `AnsweredRequests`), one still running not at all.
+   */
   private async serve(envelope: Envelope<'mcp/request'>): Promise<void> {
+    if (!this.answered.start(envelope.id)) return this.answerAgain(envelope.id);
     const { id, method, params } = envelope.payload;
-    const answer = await this.answerMcp(method, params, { from: envelope.from, envelope });
-    if (id === undefined) return; // a notification: no response
-    this.sendQuietly({
+    let answer: McpAnswer;
+    try {
+      answer = await this.answerMcp(method, params, { from: envelope.from, envelope });
+    } catch (error) {
+      // Handlers should not throw; if one did, it may have done its work: it is not run again either.
+      this.answered.finish(envelope.id);
+      return this.reportError(error);
+    }
+    if (id === undefined) return this.answered.finish(envelope.id); // a notification: no response
+    // Its id is chosen here, so that answering again sends the very same envelope, which the gateway dedupes.
+    const response: SentEnvelope = {
+      id: randomUuid(),
       kind: 'mcp/response',
       to: [envelope.from],
       correlation_id: [envelope.id],
       payload: { jsonrpc: '2.0', id, ...answer } as McpResponsePayload,
-    });
+    };
+    this.answered.finish(envelope.id, response);
+    this.sendQuietly(response);
+  }
+
+  /** Sends the response stored for the request `requestId` again, if it has one (nothing while it is still running). */
+  private answerAgain(requestId: string): void {
+    const outcome = this.answered.outcome(requestId);
+    if (outcome?.state === 'answered' && outcome.response) this.sendQuietly(outcome.response);
+  }
+
+  /**
+   * A request to me that the client already emitted, delivered again (a requester resending it, a replay): the
+   * requester may have missed my response, so it gets the same one again; the tool does not run again.
+   */
+  private handleDuplicate(envelope: AnyEnvelope): void {
+    const me = this.id;
+    if (envelope.kind !== 'mcp/request' || me === undefined || envelope.from === me || !envelope.to?.includes(me)) return;
+    this.answerAgain(envelope.id);
+  }
+
+  /** My sends whose fate the client gave up on: whoever awaits them learns it now rather than at their timeout. */
+  private handleUnacknowledged({ ids, reason }: Unacknowledged): void {
+    for (const id of ids) {
+      const error = new UnacknowledgedSendError(id, reason);
+      this.replies.fail(id, error);
+      this.requests.fail(id, error);
+    }
   }
 
   /**

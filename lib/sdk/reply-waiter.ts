@@ -66,6 +66,11 @@ export class ReplyWaiter {
     }
   }
 
+  /** Fails everyone waiting on the envelope `id` (what became of it can no longer be learned). */
+  fail(id: string, error: Error): void {
+    for (const waiting of this.waiting.get(id) ?? []) this.settle(id, waiting, () => waiting.reject(error));
+  }
+
   /** Fails everything waiting (the connection ended for good). */
   rejectAll(error: Error): void {
     for (const [id, list] of this.waiting) for (const waiting of list) this.settle(id, waiting, () => waiting.reject(error));

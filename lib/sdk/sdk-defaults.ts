@@ -49,7 +49,8 @@ export const DEFAULT_JOIN_MODE = 'auto';
 
 /**
  * In `auto` join mode, how long an open connection may stay silent before the client sends the join frame: a
- * gateway that took the upgrade's token welcomes at once, one that waits for a join frame says nothing at all.
+ * gateway that waits for a join frame says nothing at all. Only where the gateway selected no MEW subprotocol: one
+ * that selected `mew.v0.4` (or a `mew.bearer.*`) took the upgrade's token, however long its welcome takes.
  * Well below the 5 s such gateways allow for the frame.
  */
 export const JOIN_FRAME_FALLBACK_MS = 1_000;
@@ -59,6 +60,13 @@ export const JOIN_FRAME_FALLBACK_MS = 1_000;
  * refusal after the last retry is passed on (a `GatewayRefusalError` for whoever awaits it).
  */
 export const RATE_LIMIT_MAX_RETRIES = 3;
+
+/**
+ * Envelope ids a client remembers having dispatched, across reconnects: one delivered again (a catch-up that overlaps
+ * what was seen, the gateway's answer to a resend, a gateway restart that replays its history) is not emitted twice.
+ * Ten thousand ids cost about a megabyte and cover more than a gateway's history ring (1,000 by default) replays.
+ */
+export const RECENT_ENVELOPE_IDS = 10_000;
 
 // ── Participant (MEWParticipant) ────────────────────────────────────────────────────────────────────────
 
@@ -82,6 +90,12 @@ export const DISCOVERY_TTL_MS = 5 * 60_000;
 
 /** Auto-discovery of the participants listed in a welcome is spread out by this much each, to avoid a storm. */
 export const DISCOVERY_STAGGER_MS = 250;
+
+/**
+ * `mcp/request`s addressed to me whose responses a participant keeps, by envelope id: the same request delivered
+ * again is answered with the stored response instead of running its tool twice.
+ */
+export const ANSWERED_REQUESTS = 1_000;
 
 /** Proactive `participant/status` once tokens reach this share of `max_tokens` (spec: "90% by default"). */
 export const TELEMETRY_SOFT_LIMIT_RATIO = 0.9;

@@ -32,6 +32,19 @@ export class ConnectionClosedError extends MewSdkError {
   }
 }
 
+/**
+ * An envelope I sent whose fate nobody will learn: the connection ended for good (or `disconnect()`) before the
+ * gateway echoed or refused it, so it may or may not have been accepted (see the client's `unacknowledged` event).
+ */
+export class UnacknowledgedSendError extends MewSdkError {
+  constructor(
+    readonly envelopeId: string,
+    readonly reason: string,
+  ) {
+    super(`envelope ${envelopeId} was sent but never acknowledged (${reason}); the gateway may or may not have accepted it`);
+  }
+}
+
 /** A frame the gateway sent that is neither a stream frame nor a valid envelope (reported, then dropped). */
 export class InboundFrameError extends MewSdkError {}
 
