@@ -12,7 +12,7 @@ import { createRulesRoute } from './rules-api';
 import { RuleRecords } from './persistence/rule-records';
 import type { ProcessControl } from './process-control';
 import { MemoryHistoryStore } from './memory-history-store';
-import { GatewayDatabase } from './persistence/gateway-database';
+import { DURABILITY_LEVELS, GatewayDatabase, START_FRESH_ENV, type Durability } from './persistence/gateway-database';
 import { PersistenceError } from './persistence/persistence-error';
 import { SqliteHistoryStore } from './persistence/sqlite-history-store';
 import { answerClientError, sendError } from './http-util';
@@ -30,6 +30,10 @@ export interface GatewayServerOptions {
   /** Spaces built in code (tests), in addition to the files. */
   spaces?: SpaceConfig[];
   dataDir?: string;
+  /** When the data directory would be refused, move its database aside (renamed, never deleted) and start a new one: `MEW_START_FRESH=1`. */
+  startFresh?: boolean;
+  /** What an acknowledged envelope survives (`MEW_DURABILITY`). @default 'process' */
+  durability?: Durability;
   /** Where numbered history outlives the process (tests hand one store to successive gateways). */
   history?: HistoryStore;
   limits?: Partial<GatewayLimits>;
@@ -64,7 +68,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   let wsUrl = 'ws://127.0.0.1/ws';
   const spaces = [...(options.configPaths ?? []).map((p) => loadSpaceConfig(p)), ...(options.spaces ?? [])];
   // One database for all spaces of this gateway (tokens, state, history, audit); in memory without a data directory.
-  const database = GatewayDatabase.open(options.dataDir);
+  const database = GatewayDatabase.open(options.dataDir, { startFresh: options.startFresh, durability: options.durability });
   let audit: AuditLog;
   try {
     // On the database's own connection, so a security-state change and its audit record commit together.
@@ -75,7 +79,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     database.close();
     throw new PersistenceError(database.file, `cannot open the audit log: ${(e as Error).message}`, { cause: e });
   }
-  const history = options.history ?? (options.dataDir ? new SqliteHistoryStore(database) : new MemoryHistoryStore());
+  // The audit log's queue is written with each turn's history, so what a client was shown is audited after a crash too.
+  const history = options.history ?? (options.dataDir ? new SqliteHistoryStore(database, { alsoCommit: () => audit.flush() }) : new MemoryHistoryStore());
   let gateway: Gateway;
   let notifications: Notifications;
   try {
@@ -95,7 +100,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     createRulesRoute(gateway, (space) => new RuleRecords(database, space), audit, (space) => rulesListeners.forEach((listener) => listener(space))),
     ...notifications.routes,
   ]);
-  const ws = createWsTransport(localSessions(gateway));
+  const ws = createWsTransport(localSessions(gateway), history);
   const fallback = options.fallback ?? ((_req, res) => sendError(res, 'not_found', 'no such endpoint'));
 
   const server = createServer((req, res) => {
@@ -157,7 +162,11 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   };
 }
 
-/** Settings from the environment: PORT, HOST (loopback by default), MEW_SPACE_CONFIG (comma-separated), MEW_DATA_DIR. */
+/**
+ * Settings from the environment: PORT, HOST (loopback by default), MEW_SPACE_CONFIG (comma-separated), MEW_DATA_DIR,
+ * MEW_START_FRESH=1 (start over on purpose when the data directory is refused: its database is moved aside, never
+ * deleted), MEW_DURABILITY (`process`, the default, or `power`).
+ */
 export function gatewayEnv(projectRoot: string, env: NodeJS.ProcessEnv = process.env) {
   return {
     port: Number(env.PORT ?? 3000),
@@ -166,5 +175,16 @@ export function gatewayEnv(projectRoot: string, env: NodeJS.ProcessEnv = process
       .split(',')
       .map((p) => resolve(p.trim())),
     dataDir: resolve(env.MEW_DATA_DIR ?? resolve(projectRoot, 'data')),
+    startFresh: env[START_FRESH_ENV] === '1',
+    durability: durabilityOf(env.MEW_DURABILITY),
   };
+}
+
+/** An environment setting the server cannot use; its message is the one line to print. */
+export class SettingsError extends Error {}
+
+function durabilityOf(value: string | undefined): Durability {
+  if (value === undefined || value === '') return 'process';
+  if ((DURABILITY_LEVELS as readonly string[]).includes(value)) return value as Durability;
+  throw new SettingsError(`MEW_DURABILITY must be one of ${DURABILITY_LEVELS.join(', ')}, not "${value}"`);
 }

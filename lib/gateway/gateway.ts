@@ -12,7 +12,7 @@ import {
   type ErrorCode,
 } from '../protocol';
 import { violationEventType } from './audit';
-import { exceedsJsonDepth } from './json-depth';
+import { exceedsJsonDepth, topLevelJsonId } from './json-depth';
 import { NO_AUDIT, type AuditSink } from './audit-sink';
 import { handlePause, handleResume, handleRoutedControl, handleShutdown } from './control-handlers';
 import { resolveLimits, type GatewayLimits } from './gateway-options';
@@ -22,6 +22,7 @@ import type { ManagementHandler, ManagementHandlers } from './management';
 import { handleInvite, handleKick } from './membership-handlers';
 import { handleWithdraw } from './withdraw-handler';
 import type { Connection, Participant, RoutingMode } from './participant';
+import type { OutboundMessage } from './outbound-message';
 import { Space, type AttachOptions } from './space';
 import type { SpaceConfig } from './space-config';
 import { handleStreamClose, handleStreamRequest, routeStreamFrame } from './stream-handlers';
@@ -91,7 +92,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** What became of one submitted frame. */
 export type SubmitResult =
-  | { ok: true; envelope?: Envelope }
+  | {
+      ok: true;
+      envelope?: Envelope;
+      /**
+       * The frame repeated an envelope this participant already sent (same id, still retained): nothing happened
+       * again; this is the original as routed, for the sender's connection alone (its echo, which it missed).
+       */
+      duplicate?: OutboundMessage;
+    }
   | { ok: false; error: GatewayError; /** The refused envelope's id, when it had one (for `correlation_id`). */ offendingId?: string };
 
 /** Kinds the gateway acts on besides routing them. */
@@ -222,6 +231,7 @@ export class Gateway {
       receive: (data, binary = false) => {
         const result = this.submit(space, participant, data, { binary });
         if (!result.ok) this.answerRefusal(space, participant, result, connection);
+        else if (result.duplicate) connection.deliver(result.duplicate);
       },
       end: (close) => space.detach(participant, connection, close),
     };
@@ -235,6 +245,8 @@ export class Gateway {
   submit(space: Space, participant: Participant, data: Buffer, options: { binary?: boolean; streamFrames?: boolean } = {}): SubmitResult {
     const { binary = false, streamFrames = true } = options;
     let value: unknown;
+    // A frame refused before its parse (too deep) still names its id, read off the bytes.
+    let scannedId: string | undefined;
     try {
       checkFrameSize(data.length, space.limits);
       if (streamFrames && data[0] === HASH) {
@@ -243,17 +255,18 @@ export class Gateway {
         return { ok: true };
       }
       if (exceedsJsonDepth(data, space.limits.maxJsonDepth)) {
+        scannedId = topLevelJsonId(data);
         throw new GatewayError('invalid_envelope', `invalid envelope: objects and arrays nest deeper than ${space.limits.maxJsonDepth} levels`, {
           max_json_depth: space.limits.maxJsonDepth,
         });
       }
       value = parseJson(data);
-      return { ok: true, envelope: this.accept(space, participant, value) };
+      return this.accept(space, participant, value);
     } catch (e) {
       const error = e instanceof GatewayError ? e : new GatewayError('internal_error', 'the gateway failed to process this message');
       if (!(e instanceof GatewayError)) console.error('[gateway] unexpected error while processing a frame:', e);
       const id = (value as { id?: unknown } | null)?.id;
-      const offendingId = typeof id === 'string' && id ? id.slice(0, 256) : undefined;
+      const offendingId = typeof id === 'string' && id ? id.slice(0, 256) : scannedId;
       if (AUDITED_REFUSALS.has(error.code)) this.auditRefusal(space, participant, error, value, offendingId);
       return { ok: false, error, offendingId };
     }
@@ -264,7 +277,7 @@ export class Gateway {
    * Order: gateway-only kinds → structure → identity → capability → pause/shutdown → rate limit → the kind's
    * own checks (grants, invites, streams…). Throws GatewayError; nothing is routed or changed on a refusal.
    */
-  private accept(space: Space, participant: Participant, value: unknown): Envelope {
+  private accept(space: Space, participant: Participant, value: unknown): Extract<SubmitResult, { ok: true }> {
     const kind = (value as { kind?: unknown } | null)?.kind;
     // Checked before the schema so that a forged system/* envelope is named for what it is.
     if (typeof kind === 'string' && (isReservedKind(kind) || GATEWAY_EMITTED_KINDS.has(kind))) {
@@ -278,6 +291,9 @@ export class Gateway {
     if (inbound.from !== undefined && inbound.from !== participant.id) {
       throw new GatewayError('identity_mismatch', `"from" is "${inbound.from}" but this connection is "${participant.id}"`);
     }
+    // Before the capability and rate checks: the original passed them, and a resend must settle, not fail anew.
+    const original = inbound.id === undefined ? undefined : space.retainedFrom(participant.id, inbound.id);
+    if (original && original.envelope!.kind === inbound.kind) return { ok: true, envelope: original.envelope, duplicate: original };
     if (!participant.compiled.matches(inbound)) {
       throw new GatewayError('capability_violation', `you lack a capability for "${inbound.kind}" with this payload`, {
         attempted_kind: inbound.kind,
@@ -302,7 +318,7 @@ export class Gateway {
     apply?.(envelope);
     if (envelope.kind === 'participant/status') space.budgets.observe(participant, envelope.payload);
     if (PROPOSAL_TRAIL_KINDS.has(envelope.kind)) this.auditProposalTrail(space, envelope);
-    return envelope;
+    return { ok: true, envelope };
   }
 
   /** Paused and shut-down participants may still send replies that close loops others wait on (the exempt kinds). */

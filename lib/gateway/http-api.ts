@@ -50,7 +50,9 @@ export function createHttpApi(gateway: Gateway, extraRoutes: HttpRoute[] = []) {
       const after = url.searchParams.get(AFTER_CURSOR_PARAM);
       const sinceMs = since ? Date.parse(since) : 0;
       if (Number.isNaN(sinceMs)) throw new GatewayError('invalid_envelope', `"since" is not an ISO timestamp: ${since}`);
-      sendJson(res, 200, space.historyFor(participant.id, { sinceMs, after: after === null ? undefined : parseCursor(after) }));
+      const page = space.historyFor(participant.id, { sinceMs, after: after === null ? undefined : parseCursor(after) });
+      await space.durable(); // the page may hold envelopes of this very turn: none is shown before it is written
+      sendJson(res, 200, page);
       return true;
     }
     requireJsonContentType(req);
@@ -59,7 +61,9 @@ export function createHttpApi(gateway: Gateway, extraRoutes: HttpRoute[] = []) {
     const result = gateway.submit(space, participant, body, { streamFrames: false });
     if (!result.ok) throw result.error;
     const envelope = result.envelope!;
-    sendJson(res, 202, { id: envelope.id, status: 'accepted', timestamp: envelope.ts });
+    await space.durable(); // "accepted" means it survives a crash from now on
+    // A resend of an id already accepted is answered as the first send was (idempotent by envelope id).
+    sendJson(res, 202, { id: envelope.id, status: 'accepted', timestamp: envelope.ts, ...(result.duplicate && { duplicate: true }) });
     return true;
   }
 

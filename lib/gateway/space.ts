@@ -6,7 +6,7 @@ import type { AuditSink } from './audit-sink';
 import { GATEWAY_ID, SECURITY_EVENT_BURST, SECURITY_EVENTS_PER_SECOND, type GatewayLimits } from './gateway-options';
 import { TokenBucket } from './token-bucket';
 import { formatCursor, type HistoryPosition } from './history-cursor';
-import type { HistoryStore } from './history-store';
+import type { HistoryStore, PastEpoch } from './history-store';
 import { RingBuffer } from '../collections/ring-buffer';
 import { OutboundMessage } from './outbound-message';
 import { Participant, type Connection, type Link, type RoutingMode } from './participant';
@@ -88,6 +88,15 @@ export class Space {
   readonly limits: GatewayLimits;
   /** Names this history's numbering: a cursor of another epoch cannot be compared with ours. */
   private readonly epoch: string;
+  /** Numberings before an unclean stop whose cursors still name positions in ours (see SqliteHistoryStore). */
+  private readonly pastEpochs: readonly PastEpoch[];
+  /**
+   * Participants' envelopes in the ring by id: one sent again (a client resending what it never saw acknowledged,
+   * after a crash or a dropped connection) is recognised and answered with the original instead of happening twice.
+   */
+  private readonly retainedById = new Map<string, OutboundMessage>();
+  /** Envelopes routed this turn that observers have not been told of yet (they are told once these are durable). */
+  private unobserved: Envelope[] = [];
   /** The number of the newest envelope. */
   private seq = 0;
   /** Connected participants as an array, rebuilt on join/leave, so fan-out is a plain loop. */
@@ -107,11 +116,13 @@ export class Space {
     this.history = new RingBuffer(services.limits.historySize);
     const loaded = services.history.load(id, services.limits.historySize);
     this.epoch = loaded.epoch;
+    this.pastEpochs = loaded.pastEpochs ?? [];
     for (const entry of loaded.entries) {
       const envelope = JSON.parse(entry.data) as Envelope;
-      this.history.push(new OutboundMessage(Buffer.from(entry.data), envelope, entry.receivedAt, entry.visibleTo, false, entry.seq));
+      this.keep(new OutboundMessage(Buffer.from(entry.data), envelope, entry.receivedAt, entry.visibleTo, false, entry.seq));
       this.seq = entry.seq;
     }
+    this.seq = Math.max(this.seq, loaded.lastSeq ?? 0);
   }
 
   /** The cursor of the newest envelope (where a poller with nothing new continues from). */
@@ -338,9 +349,16 @@ export class Space {
   private positionOf(after: HistoryPosition): { from: number; complete: boolean } {
     const oldest = this.history.at(0)?.seq ?? this.seq + 1;
     if (after === 'start') return { from: 0, complete: oldest === 1 || this.seq === 0 };
-    // Another epoch's numbers (history lost, or an unclean restart) or numbers we never issued: send all we have.
-    if (after.epoch !== this.epoch || after.seq > this.seq) return { from: 0, complete: false };
+    // Another numbering (history lost, or a power loss that took written entries) or numbers we never issued: we
+    // cannot tell where the client is, so it gets all we have (clients drop envelope ids they already handled).
+    if (!this.isOurs(after) || after.seq > this.seq) return { from: 0, complete: false };
     return { from: after.seq, complete: oldest <= after.seq + 1 };
+  }
+
+  private isOurs(position: { epoch: string; seq: number }): boolean {
+    if (position.epoch === this.epoch) return true;
+    const past = this.pastEpochs.find((e) => e.epoch === position.epoch);
+    return past !== undefined && position.seq >= past.firstSeq && position.seq <= past.lastSeq;
   }
 
   private visible(message: OutboundMessage, participantId: string): boolean {
@@ -368,14 +386,31 @@ export class Space {
   route(envelope: Envelope): OutboundMessage {
     const message = this.record(envelope);
     for (const p of this.online) p.deliver(message, envelope);
-    for (const observer of this.observers) observer(envelope);
+    if (this.observers.length > 0 && this.unobserved.push(envelope) === 1) this.services.history.whenDurable(this.tellObservers);
     return message;
   }
 
+  /** The envelope `participantId` sent with this id, while the space retains it: a second send of it is a resend. */
+  retainedFrom(participantId: string, id: string): OutboundMessage | undefined {
+    const message = this.retainedById.get(id);
+    return message?.envelope!.from === participantId ? message : undefined;
+  }
+
+  /** Resolves once everything this space (and its store) has recorded so far is durable: for answers that show it. */
+  durable(): Promise<void> {
+    return new Promise((done) => this.services.history.whenDurable(done));
+  }
+
+  private readonly tellObservers = (): void => {
+    const envelopes = this.unobserved;
+    this.unobserved = [];
+    for (const envelope of envelopes) for (const observer of this.observers) observer(envelope);
+  };
+
   /**
    * Tells `observer` of every envelope routed to the space from now on (not those addressed by the gateway to one
-   * participant), in order: in-process services such as notifications. It must not throw or block: it runs on the
-   * message path. Returns the way to stop.
+   * participant), in order, once it is durable: in-process services such as notifications act on nothing a crash
+   * could take back. It must not throw or block. Returns the way to stop.
    */
   observe(observer: (envelope: Envelope) => void): () => void {
     this.observers = [...this.observers, observer];
@@ -386,16 +421,24 @@ export class Space {
 
   /**
    * Numbers the envelope (its `cursor`), serialises it once for every recipient and the history store, and keeps
-   * it in the ring. The store writes in batches off the message path.
+   * it in the ring. The store writes it by the end of the turn, before transports let anyone see it.
    */
   private record(envelope: Envelope, visibleTo?: readonly string[]): OutboundMessage {
     const seq = ++this.seq;
     envelope.cursor = formatCursor(this.epoch, seq);
     const data = JSON.stringify(envelope);
     const message = new OutboundMessage(Buffer.from(data), envelope, Date.now(), visibleTo, false, seq);
-    this.history.push(message);
+    this.keep(message);
     this.services.history.append(this.id, { seq, data, bytes: message.data, receivedAt: message.receivedAt, ...(visibleTo ? { visibleTo } : {}) });
     return message;
+  }
+
+  /** Keeps the message in the ring (participants' envelopes by id too); the one it evicts is forgotten by id. */
+  private keep(message: OutboundMessage): void {
+    if (message.envelope!.from !== GATEWAY_ID) this.retainedById.set(message.envelope!.id, message);
+    const evicted = this.history.push(message);
+    const id = evicted?.envelope!.id;
+    if (id !== undefined && this.retainedById.get(id) === evicted) this.retainedById.delete(id);
   }
 
   /** Routes a `#id#data` frame to the stream's targets and owner, or to everyone. Frames stay out of history. */

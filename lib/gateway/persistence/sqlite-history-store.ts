@@ -1,21 +1,19 @@
-import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { newHistoryEpoch } from '../history-cursor';
-import type { HistoryEntry, HistoryStore, LoadedHistory } from '../history-store';
+import type { HistoryEntry, HistoryStore, LoadedHistory, PastEpoch } from '../history-store';
 import type { GatewayDatabase } from './gateway-database';
 import { PersistenceError } from './persistence-error';
 
+/** After a failed write, the next attempt waits this long (a failing disk is not retried in a tight loop). */
+export const HISTORY_RETRY_INTERVAL_MS = 1000;
 /**
- * Entries are handed to the writer this long after the first one queued, as one chunk per space. Within that time
- * only the newest `historySize` of a space can still matter (older ones would be pruned at once), so a busy space
- * writes at most `historySize` entries per interval however fast it goes. It is also (with the writer's backlog)
- * the window a crash can lose: the next start then begins a new epoch, so no client's cursor is misread.
+ * Chunks older than the retained window are deleted once this many more entries were written: pruning is a
+ * range delete on the primary key, cheap but not free, so it is not done on every turn's write.
  */
-export const HISTORY_FLUSH_INTERVAL_MS = 500;
-/** How long a write waits for another connection's lock (the gateway's own, the audit log's, operator tools'). */
-const WRITER_BUSY_TIMEOUT_MS = 5000;
-
-const WRITER_URL = new URL('./history-writer-worker.mjs', import.meta.url);
+const PRUNE_EVERY_ENTRIES = 256;
+/** Earlier numberings kept readable per space; cursors of older ones are answered as unknown (a full catch-up). */
+const MAX_PAST_EPOCHS = 32;
 
 /** One line of a stored chunk. */
 const lineSchema = z.object({
@@ -25,42 +23,89 @@ const lineSchema = z.object({
   envelope: z.looseObject({ id: z.string(), kind: z.string() }),
 });
 
+export interface SqliteHistoryStoreOptions {
+  /** Told of a failed write (it is retried every HISTORY_RETRY_INTERVAL_MS; meanwhile nothing new is shown). */
+  onError?: (error: Error) => void;
+  /**
+   * Other writes that must be durable by the same turn, run right after it (the audit log's queue): a crash never
+   * keeps an envelope and loses the audit record of what it did. Throws to fail the commit (then retried).
+   */
+  alsoCommit?: () => void;
+}
+
 /**
- * Numbered history in the gateway's database. Loading (once, at start) happens here; writing happens on a worker
- * thread with its own connection (history-writer-worker.mjs), in batches, pruned to each space's retained size, so
- * the message path only hands over the envelope text it serialised anyway. An epoch is kept across restarts only
- * when the previous run closed cleanly (everything written); after a crash the next run starts a new epoch, so a
- * cursor that pointed into entries the crash lost can never be taken for a position in the new ones.
+ * Numbered history in the gateway's database, written by group commit: everything a turn of the event loop
+ * appended goes in one transaction (one chunk row per space) before the transports let anyone see it. With WAL
+ * and `synchronous = NORMAL` (gateway-database.ts) a commit is a write to the WAL file without fsync: it survives
+ * the process being killed (`kill -9`, a crash) but not necessarily the machine losing power, where the newest
+ * transactions may be lost whole (the database stays consistent). `MEW_DURABILITY=power` makes every commit fsync.
+ *
+ * Numbering: a clean close lets the next start continue the same epoch. After an unclean stop the next start
+ * continues the numbers from the newest written entry under a new epoch name and keeps the old epoch readable up to
+ * that entry, so every cursor a client holds still means what it meant (none can point past what was written, since
+ * nothing is shown before it is written) — and if the machine lost power, a cursor into lost entries is recognised
+ * as unknown instead of being misread as a position among the new ones.
  */
 export class SqliteHistoryStore implements HistoryStore {
   private readonly epochs = new Map<string, string>();
-  private readonly limits: Record<string, number> = {};
-  /** Per space: the entries not yet handed to the writer (consecutive seqs). */
+  private readonly limits = new Map<string, number>();
+  /** Per space: the newest seq written, and the newest pruned up to (so pruning runs every PRUNE_EVERY_ENTRIES). */
+  private readonly pruned = new Map<string, number>();
+  /** Per space: the entries appended and not yet written (consecutive seqs). */
   private queue = new Map<string, HistoryEntry[]>();
-  private timer?: ReturnType<typeof setTimeout>;
+  private waiting: (() => void)[] = [];
+  private scheduled?: ReturnType<typeof setImmediate>;
+  private retry?: ReturnType<typeof setTimeout>;
   private closed = false;
-  private readonly writer: Worker;
+  private readonly insert: Database.Statement;
+  private readonly prune: Database.Statement;
+  private readonly write: Database.Transaction<(chunks: { space: string; firstSeq: number; lastSeq: number; entries: string }[]) => void>;
+  private readonly onError: (error: Error) => void;
 
   constructor(
     private readonly database: GatewayDatabase,
-    onError: (error: Error) => void = (e) => console.error('[history] write failed, will retry:', e.message),
+    private readonly options: SqliteHistoryStoreOptions = {},
   ) {
-    this.writer = new Worker(WRITER_URL, { workerData: { file: database.file, busyTimeoutMs: WRITER_BUSY_TIMEOUT_MS } });
-    this.writer.on('message', (message: { type: string; message?: string }) => {
-      if (message.type === 'error') onError(new Error(message.message));
+    const { db } = database;
+    this.onError = options.onError ?? ((e) => console.error(`[history] cannot write ${database.file}, retrying every ${HISTORY_RETRY_INTERVAL_MS} ms (nothing new is shown meanwhile):`, e.message));
+    this.insert = db.prepare('INSERT OR REPLACE INTO history_chunks (space, first_seq, last_seq, entries) VALUES (?, ?, ?, ?)');
+    // first_seq <= ? bounds the scan to the old end of the primary key; last_seq <= ? keeps a chunk that straddles it.
+    this.prune = db.prepare('DELETE FROM history_chunks WHERE space = ? AND first_seq <= ? AND last_seq <= ?');
+    this.write = db.transaction((chunks) => {
+      for (const c of chunks) {
+        this.insert.run(c.space, c.firstSeq, c.lastSeq, c.entries);
+        const limit = this.limits.get(c.space) ?? Infinity;
+        const through = c.lastSeq - limit;
+        if (through - (this.pruned.get(c.space) ?? 0) >= PRUNE_EVERY_ENTRIES) {
+          this.prune.run(c.space, through, through);
+          this.pruned.set(c.space, through);
+        }
+      }
     });
-    this.writer.on('error', (error) => onError(error));
-    this.writer.unref(); // the gateway's close() waits for it; nothing else should keep the process alive
   }
 
   load(spaceId: string, limit: number): LoadedHistory {
     const { db, file } = this.database;
     const row = db.prepare('SELECT epoch, clean FROM history_epochs WHERE space = ?').get(spaceId) as { epoch: string; clean: number } | undefined;
-    const epoch = row?.clean === 1 ? row.epoch : newHistoryEpoch();
+    const newest = (db.prepare('SELECT MAX(last_seq) AS seq FROM history_chunks WHERE space = ?').get(spaceId) as { seq: number | null }).seq ?? 0;
+    const readPast = () =>
+      db.prepare('SELECT epoch, from_seq AS firstSeq, to_seq AS lastSeq FROM history_past_epochs WHERE space = ? ORDER BY to_seq').all(spaceId) as PastEpoch[];
+    let epoch = row?.epoch ?? newHistoryEpoch();
+    if (row && row.clean !== 1) {
+      // Unclean stop: see the class comment. The old name stays readable for every number it issued that was written.
+      const past = readPast();
+      epoch = newHistoryEpoch();
+      this.database.transaction(() => {
+        db.prepare('INSERT OR REPLACE INTO history_past_epochs (space, epoch, from_seq, to_seq) VALUES (?, ?, ?, ?)').run(spaceId, row.epoch, past.at(-1)?.lastSeq ?? 0, newest);
+        if (past.length + 1 > MAX_PAST_EPOCHS) {
+          db.prepare('DELETE FROM history_past_epochs WHERE space = ? AND to_seq <= ?').run(spaceId, past[past.length - MAX_PAST_EPOCHS].lastSeq);
+        }
+      });
+    }
     db.prepare('INSERT OR REPLACE INTO history_epochs (space, epoch, clean) VALUES (?, ?, 0)').run(spaceId, epoch);
     this.epochs.set(spaceId, epoch);
-    this.limits[spaceId] = limit;
-    const newest = (db.prepare('SELECT MAX(last_seq) AS seq FROM history_chunks WHERE space = ?').get(spaceId) as { seq: number | null }).seq ?? 0;
+    this.limits.set(spaceId, limit);
+    this.pruned.set(spaceId, Math.max(0, newest - limit));
     const chunks = db
       .prepare('SELECT first_seq, entries FROM history_chunks WHERE space = ? AND last_seq > ? ORDER BY first_seq')
       .all(spaceId, newest - limit) as { first_seq: number; entries: string }[];
@@ -72,7 +117,7 @@ export class SqliteHistoryStore implements HistoryStore {
         if (entry.seq > newest - limit) entries.push(entry);
       }
     }
-    return { epoch, entries };
+    return { epoch, entries, lastSeq: newest, pastEpochs: readPast() };
   }
 
   append(spaceId: string, entry: HistoryEntry): void {
@@ -80,38 +125,64 @@ export class SqliteHistoryStore implements HistoryStore {
     let entries = this.queue.get(spaceId);
     if (!entries) this.queue.set(spaceId, (entries = []));
     entries.push(entry);
-    // Entries older than the retained window would be pruned as soon as written: drop them (amortised, so memory
-    // stays within twice the window).
-    const limit = this.limits[spaceId] ?? entries.length;
-    if (entries.length >= 2 * limit) this.queue.set(spaceId, entries.slice(-limit));
-    this.timer ??= setTimeout(() => this.flush(), HISTORY_FLUSH_INTERVAL_MS).unref();
+    // A transport usually commits at the end of the turn; this writes what no socket is waiting for (HTTP, timers).
+    this.scheduled ??= setImmediate(() => this.commit());
   }
 
-  /** Hands everything queued to the writer, one chunk of JSON lines per space. */
-  flush(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.queue.size === 0) return;
-    const chunks = [...this.queue].map(([space, queued]) => {
-      const entries = queued.slice(-(this.limits[space] ?? queued.length));
-      return { space, firstSeq: entries[0].seq, lastSeq: entries.at(-1)!.seq, entries: entries.map(toLine).join('\n') };
-    });
-    this.queue = new Map();
-    this.writer.postMessage({ type: 'write', chunks, limits: this.limits });
+  commit(): boolean {
+    clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    if (this.retry) return false; // a write is failing: the retry timer commits, and then releases what waits
+    {
+      try {
+        if (this.queue.size > 0) {
+          this.write(this.takeChunks());
+          this.queue = new Map();
+        }
+        this.options.alsoCommit?.();
+      } catch (e) {
+        this.onError(e as Error);
+        this.retry = setTimeout(() => {
+          this.retry = undefined;
+          this.commit();
+        }, HISTORY_RETRY_INTERVAL_MS);
+        this.retry.unref?.();
+        return false;
+      }
+    }
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const done of waiting) done();
+    return true;
+  }
+
+  whenDurable(done: () => void): void {
+    if (this.queue.size === 0 && !this.retry) return done();
+    this.waiting.push(done);
   }
 
   /** Writes everything and, when nothing was lost, marks each space's epoch clean so the next start continues it. */
-  async close(): Promise<void> {
+  close(): void {
     if (this.closed) return;
-    this.flush();
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    const written = this.commit();
     this.closed = true;
-    const done = new Promise<void>((resolve) => {
-      this.writer.on('message', (message: { type: string }) => message.type === 'closed' && resolve());
-      this.writer.once('exit', () => resolve());
+    if (!written) {
+      console.error(`[history] closed with ${[...this.queue.values()].reduce((n, q) => n + q.length, 0)} unwritten envelopes`);
+      return;
+    }
+    const markClean = this.database.db.prepare('UPDATE history_epochs SET clean = 1 WHERE space = ? AND epoch = ?');
+    this.database.transaction(() => this.epochs.forEach((epoch, space) => markClean.run(space, epoch)));
+  }
+
+  /** One chunk of JSON lines per space, of the entries still inside its retained window. */
+  private takeChunks() {
+    return [...this.queue].map(([space, queued]) => {
+      const limit = this.limits.get(space) ?? queued.length;
+      const entries = queued.length > limit ? queued.slice(-limit) : queued;
+      return { space, firstSeq: entries[0].seq, lastSeq: entries.at(-1)!.seq, entries: entries.map(toLine).join('\n') };
     });
-    this.writer.postMessage({ type: 'close', clean: [...this.epochs] });
-    await done;
-    await this.writer.terminate();
   }
 }
 
