@@ -1,23 +1,20 @@
 import { join } from 'node:path';
-import { gatewayEnv, loadSpaceConfig, SpaceConfigError, type GatewayServerOptions } from '../lib/gateway';
+import { gatewayEnv, loadSpaceConfig, SettingsError, SpaceConfigError, type GatewayServerOptions } from '../lib/gateway';
 import { ClusterNode } from '../lib/cluster/cluster-node';
+import { maskRedisUrl } from '../lib/cluster/redis-connection';
 import { demoSettings } from '../lib/launcher/space-processes';
 import { listenOrExit } from './listen-or-exit';
 import { signInLine } from './sign-in-line';
-
-/** The Redis URL without its password, for the log. */
-function redacted(url: string): string {
-  return url.replace(/\/\/([^@/]*)@/, '//***@');
-}
 
 /**
  * Starts one node of a cluster (`MEW_REDIS_URL`, `MEW_NODE_ID`) on the same settings as a single gateway (PORT,
  * HOST, MEW_SPACE_CONFIG), and leaves the cluster cleanly on SIGINT/SIGTERM (its spaces move at once).
  */
 export async function runClusterNode(mode: string, redisUrl: string, extra: Pick<GatewayServerOptions, 'fallback' | 'leaveOtherUpgrades'> = {}): Promise<ClusterNode> {
-  const env = gatewayEnv(process.cwd());
+  let env: ReturnType<typeof gatewayEnv>;
   let node: ClusterNode;
   try {
+    env = gatewayEnv(process.cwd());
     node = new ClusterNode({
       redisUrl,
       nodeId: process.env.MEW_NODE_ID || undefined,
@@ -26,7 +23,7 @@ export async function runClusterNode(mode: string, redisUrl: string, extra: Pick
       ...extra,
     });
   } catch (e) {
-    if (!(e instanceof SpaceConfigError)) throw e;
+    if (!(e instanceof SpaceConfigError || e instanceof SettingsError)) throw e;
     console.error(`Cannot start: ${e.message}`);
     process.exit(1);
   }
@@ -34,7 +31,7 @@ export async function runClusterNode(mode: string, redisUrl: string, extra: Pick
   const base = `${env.host}:${port}`;
   console.log(
     [
-      `MEW Dashboard (${mode}, cluster node ${node.nodeId}) on http://${base}  ·  gateway ws://${base}/ws  ·  Redis ${redacted(redisUrl)}`,
+      `MEW Dashboard (${mode}, cluster node ${node.nodeId}) on http://${base}  ·  gateway ws://${base}/ws  ·  Redis ${maskRedisUrl(redisUrl)}`,
       `  owns now: ${node.ownedSpaces.join(', ') || 'nothing'} (GET /cluster tells who owns what)`,
       ...node.ownedSpaces.flatMap((id) => signInLine(base, node.ownedSpace(id)!) ?? []),
       `  spaces, tokens, history and audit live in Redis; each space's owner runs its rules supervisor, launched participants, demo agents and observers`,

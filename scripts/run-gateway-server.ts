@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createGatewayServer, DATABASE_FILE, gatewayEnv, PersistenceError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
+import { createGatewayServer, DATABASE_FILE, gatewayEnv, PersistenceError, SettingsError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
 import { superviseSpace, type SpaceSupervision } from '../lib/automation/space-supervision';
 import { participantToken, SpaceLauncher } from '../lib/launcher/space-launcher';
 import { demoSettings, reportCrash, startSpaceProcesses } from '../lib/launcher/space-processes';
@@ -8,20 +8,22 @@ import { listenOrExit } from './listen-or-exit';
 import { signInLine } from './sign-in-line';
 
 /**
- * Starts the gateway server from the environment (PORT, HOST, MEW_SPACE_CONFIG, MEW_DATA_DIR), starts the demo
- * space's agents when that space is served, prints where it listens and how to sign in, and shuts everything
- * down cleanly on SIGINT/SIGTERM. A bad space config ends the process with its message, not a stack.
+ * Starts the gateway server from the environment (PORT, HOST, MEW_SPACE_CONFIG, MEW_DATA_DIR, MEW_START_FRESH), starts
+ * the demo space's agents when that space is served, prints where it listens and how to sign in, and shuts everything
+ * down cleanly on SIGINT/SIGTERM. A bad space config or a data directory it will not trust (a missing, emptied or
+ * swapped database) ends the process with its one-line message, not a stack.
  */
 export async function runGatewayServer(
   mode: string,
   extra: Pick<GatewayServerOptions, 'fallback' | 'leaveOtherUpgrades'> = {},
 ): Promise<GatewayServer> {
-  const env = gatewayEnv(process.cwd());
+  let env: ReturnType<typeof gatewayEnv>;
   let gatewayServer: GatewayServer;
   try {
+    env = gatewayEnv(process.cwd());
     gatewayServer = createGatewayServer({ ...env, ...extra });
   } catch (e) {
-    if (!(e instanceof SpaceConfigError || e instanceof PersistenceError)) throw e;
+    if (!(e instanceof SpaceConfigError || e instanceof PersistenceError || e instanceof SettingsError)) throw e;
     console.error(`Cannot start: ${e.message}`);
     process.exit(1);
   }

@@ -73,6 +73,21 @@ describe('hostile input', () => {
     }
   });
 
+  it('names the id of a frame refused for its depth, like every other refusal, read off the bytes before any parse', async () => {
+    const mallory = await joinAs(gw, tokenOf('mallory'), `space=${SPACE}`);
+    const deep = `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`;
+    const refusal = () => mallory.next((f) => f.kind === 'system/error' && f.payload.error === 'invalid_envelope');
+    // The id after the deep payload, with an id nested inside the payload and escaped quotes and braces before it.
+    mallory.send(`{"kind":"chat","note":"\\"id\\":\\"fake\\"}{","payload":{"id":"inner","extra":${deep}},"id":"deep-1"}`);
+    const named = await refusal();
+    expect(named.correlation_id).toEqual(['deep-1']);
+    expect(named.payload).toMatchObject({ max_json_depth: 64 });
+    // Only an id nested deeper: nothing to correlate, rather than the wrong envelope.
+    mallory.send(`{"kind":"chat","payload":{"id":"inner","extra":${deep}}}`);
+    expect((await refusal()).correlation_id).toBeUndefined();
+    mallory.close();
+  });
+
   it('answers bad percent-encoding with 400 and oversized headers with 431, both as JSON', async () => {
     expect(await rawGet(gw, `/participants/%E0%A4%A/messages?space=${SPACE}`)).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
     expect(await rawGet(gw, '/admin/spaces/%E0%A4%A/participants')).toMatchObject({ status: 400, body: { error: 'invalid_request' } });

@@ -2,9 +2,8 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { budgetLimitsSchema } from '../../budgets/budget';
 import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../../capabilities';
-import { formatIssues, type EnvelopeIssue } from '../../protocol';
+import { budgetLimitsSchema, formatIssues, type EnvelopeIssue } from '../../protocol';
 import type { GatewayDatabase } from './gateway-database';
 import { PersistenceError } from './persistence-error';
 
@@ -107,13 +106,21 @@ export type PauseRecord = z.infer<typeof pauseRecordSchema>;
 export type BudgetRecord = z.infer<typeof budgetRecordSchema>;
 export type SpaceStateData = z.infer<typeof spaceStateSchema>;
 
+/**
+ * The shortest token the database may hold. It holds only tokens a gateway minted (TOKEN_BYTES random bytes, 43
+ * characters), so a shorter one was put there by hand or by damage, and would be a guessable credential.
+ */
+export const MIN_STORED_TOKEN_LENGTH = 24;
+const storedToken = z.string().min(MIN_STORED_TOKEN_LENGTH, `a minted token is at least ${MIN_STORED_TOKEN_LENGTH} characters`);
+
 /** The gateway's minted tokens of a space, as the legacy `tokens.json` held them. */
 const legacyTokensSchema = z.object({
-  participants: z.record(participantId, z.string().min(1)).default({}),
-  admin: z.string().min(1).optional(),
+  participants: z.record(participantId, storedToken).default({}),
+  admin: storedToken.optional(),
 });
 
-const tokenRowSchema = z.object({ role: z.enum(['participant', 'admin']), holder: z.string(), token: z.string().min(1) });
+/** The token's length is checked apart (`checkStoredToken`), so that the refusal names the holder, never the token. */
+const tokenRowSchema = z.object({ role: z.enum(['participant', 'admin']), holder: z.string(), token: z.string() });
 
 type StoredTokens = z.infer<typeof legacyTokensSchema>;
 
@@ -235,6 +242,7 @@ export class SpaceRecords {
     tokenRows.forEach((row, i) => {
       const parsed = tokenRowSchema.safeParse(row);
       if (!parsed.success) throw invalid(file, `space "${this.spaceId}" tokens row ${i + 1}`, parsed.error.issues);
+      checkStoredToken(file, this.spaceId, parsed.data);
       if (parsed.data.role === 'admin') tokens.admin = parsed.data.token;
       else tokens.participants[parsed.data.holder] = parsed.data.token;
     });
@@ -261,6 +269,13 @@ export class SpaceRecords {
     for (const migrated of [hasTokens && tokensFile, hasState && stateFile]) if (migrated) renameSync(migrated, `${migrated}.migrated`);
     return { state, tokens };
   }
+}
+
+/** Refuses a stored token shorter than MIN_STORED_TOKEN_LENGTH. The message names the holder, never the token. */
+export function checkStoredToken(file: string, space: string, row: { role: string; holder: string; token: string }): void {
+  if (row.token.length >= MIN_STORED_TOKEN_LENGTH) return;
+  const holder = row.role === 'admin' ? 'the admin token' : `participant "${row.holder}"'s token`;
+  throw new PersistenceError(file, `space "${space}": ${holder} is ${row.token.length} characters, shorter than any the gateway mints (${MIN_STORED_TOKEN_LENGTH}); restore the database from a backup, or delete that tokens row so a new token is minted`);
 }
 
 function parseJsonDocument<T>(file: string, what: string, text: string, schema: z.ZodType<T>): T {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DATABASE_FILE } from './gateway-database';
 import { PersistenceError } from './persistence-error';
+import { checkStoredToken } from './space-records';
 
 /** The tokens a gateway minted for one space: participant id → token, and the admin token when minted. */
 export interface StoredTokens {
@@ -28,6 +29,7 @@ export function readStoredTokens(dataDir: string, space: string): StoredTokens {
     const rows = db.prepare('SELECT role, holder, token FROM tokens WHERE space = ?').all(space) as { role: string; holder: string; token: string }[];
     const tokens: StoredTokens = { participants: {} };
     for (const row of rows) {
+      checkStoredToken(file, space, row);
       if (row.role === 'admin') tokens.admin = row.token;
       else tokens.participants[row.holder] = row.token;
     }
