@@ -12,9 +12,8 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { Redis } from 'ioredis';
 import { freePort } from '../lib/gateway/testing';
-import { startRedis, stopProcess } from '../lib/cluster/testing';
+import { redisClient, startRedis, stopProcess } from '../lib/cluster/testing';
 
 const root = process.cwd();
 const loadDir = resolve(process.env.MEW_LOAD ? resolve(process.env.MEW_LOAD, '..') : resolve(root, '../shared/tools/mew-load'));
@@ -110,7 +109,7 @@ export async function benchCluster(): Promise<void> {
   const config = join(dir, 'space.json');
   writeFileSync(config, JSON.stringify(space));
   const redis = await startRedis();
-  const probe = new Redis(redis.url);
+  const probe = redisClient(redis.url);
   const redisPid = Number(/process_id:(\d+)/.exec(await probe.info('server'))?.[1] ?? 0);
   probe.disconnect();
   console.log('\nCluster (#16): 50 participants × 5 senders chat broadcast, connections round-robin over the nodes; CPU = all nodes + Redis');
@@ -138,7 +137,7 @@ export async function benchCluster(): Promise<void> {
       await stopProcess(single.child);
     }
     for (const count of [1, 2, 3]) {
-      const flush = new Redis(redis.url);
+      const flush = redisClient(redis.url);
       await flush.flushall();
       flush.disconnect();
       const nodes = [];

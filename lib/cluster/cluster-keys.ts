@@ -10,8 +10,17 @@ export const clusterKeys = {
   /** Incremented on every takeover; the owner's writes carry it and are refused once another took over. */
   fence: (space: string) => `mew:{${space}}:fence`,
   /**
+   * Set when a node found the space's state gone from Redis (its fencing token went back, or a takeover found part of
+   * it missing): no node serves the space while it exists. Its value is the highest fencing token any node
+   * remembered, the floor a deliberate start-over (`MEW_CLUSTER_START_OVER`) moves the fence to.
+   */
+  lost: (space: string) => `mew:{${space}}:lost`,
+  /** The last batch the owner's fenced writes applied (`<fence>:<batch>`): a batch sent again is not applied twice. */
+  written: (space: string) => `mew:{${space}}:written`,
+  /**
    * Hash: `epoch` (the history's numbering), `inpos` (the last inbox entry the owner's writes account for), `records`
-   * (tokens, grants, revocations, invites, kicks, pauses, budgets) and `streams` (the open streams).
+   * (tokens, grants, revocations, invites, kicks, pauses, budgets), `streams` (the open streams) and `audit` (how
+   * many events the audit stream holds: a takeover that finds fewer refuses the space).
    */
   meta: (space: string) => `mew:{${space}}:meta`,
   /** Stream: every numbered envelope the owner accepted or emitted, capped at the space's history size. */
@@ -31,6 +40,8 @@ export const clusterKeys = {
   notify: (space: string, table: NotifyTable) => `mew:{${space}}:notify:${table}`,
   /** Hash: the secrets of notifications the whole cluster shares (`vapid`, `action_token_key`), minted once. */
   notifySecrets: () => 'mew:notify:secrets',
+  /** A SCAN pattern matching every key of the space (a start-over deletes what is left of it). */
+  spacePattern: (space: string) => `mew:{${space.replace(/[*?[\]\\]/g, '\\$&')}}:*`,
   /** A live node's heartbeat (its HTTP base URL), with a TTL it keeps renewing. */
   nodeAlive: (node: string) => `mew:node:${node}:alive`,
   /** Stream: what owners send to one node's connections, in each owner's order. */

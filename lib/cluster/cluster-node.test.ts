@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spaceConfig, TestClient, tokenOf } from '../gateway/testing';
@@ -10,7 +9,7 @@ import { readClusterTokens } from './cluster-tokens';
 import { decodeOutboxEntry, unpackEntry, type OutboxDelivery } from './cluster-wire';
 import { FencedWriter } from './fenced-writer';
 import { SpaceLease } from './space-lease';
-import { chat, joiner, startNode, startRedis, type TestNode, type TestRedis } from './testing';
+import { chat, joiner, redisClient, startNode, startRedis, type TestNode, type TestRedis } from './testing';
 
 const ALL = [{ kind: '*' }];
 const READ_FILE = { kind: 'mcp/request', payload: { method: 'tools/call', params: { name: 'read_file' } } };
@@ -35,7 +34,7 @@ afterEach(async () => {
 });
 
 async function flushRedis() {
-  const r = new Redis(redis.url);
+  const r = redisClient(redis.url);
   await r.flushall();
   r.disconnect();
 }
@@ -181,7 +180,7 @@ describe('cluster mode: one order for security state', () => {
 describe('cluster mode: a long-lived space', () => {
   it('takes over a space whose audit stream outgrew the audit log\'s queue, keeping every event and the chain', async () => {
     const events = AUDIT_MAX_QUEUE + 1_000;
-    const r = new Redis(redis.url);
+    const r = redisClient(redis.url);
     try {
       for (let at = 0; at < events; at += 10_000) {
         const batch = r.pipeline();
@@ -248,10 +247,10 @@ describe('cluster mode over HTTP', () => {
 
 describe('fenced writer', () => {
   it('splits a large turn into several outbox entries without losing or reordering a delivery', async () => {
-    const r = new Redis(redis.url);
+    const r = redisClient(redis.url);
     try {
       await r.set(clusterKeys.fence('w'), '7');
-      const writer = new FencedWriter(r, clusterKeys.fence('w'), 7, () => undefined);
+      const writer = new FencedWriter(r, 'w', 7, () => undefined);
       const outbox = clusterKeys.nodeOutbox('n1');
       const count = 2_000; // several times what one entry holds
       for (let i = 0; i < count; i++) {
@@ -275,26 +274,56 @@ describe('fenced writer', () => {
   });
 });
 
+describe('fenced writer: a lost reply', () => {
+  it('sends a batch whose reply was lost again without applying it twice, and what came meanwhile after it', async () => {
+    const r = redisClient(redis.url);
+    try {
+      await r.set(clusterKeys.fence('w'), '3');
+      let dropped = 0;
+      // The first script runs in Redis, but its reply never arrives (as when the connection drops just after).
+      const flaky = new Proxy(r, {
+        get(target, key, receiver) {
+          if (key !== 'evalsha' && key !== 'eval') return Reflect.get(target, key, receiver);
+          return async (...args: unknown[]) => {
+            const answer = await (Reflect.get(target, key, receiver) as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            if (dropped++ === 0) throw new Error('read ECONNRESET');
+            return answer;
+          };
+        },
+      });
+      const errors: string[] = [];
+      const writer = new FencedWriter(flaky, 'w', 3, () => undefined, undefined, (e) => errors.push(e.message));
+      writer.append(clusterKeys.history('w'), 0, ['d', 'first']);
+      await Promise.resolve(); // the first batch is on its way
+      writer.append(clusterKeys.history('w'), 0, ['d', 'second']);
+      await writer.drained();
+      expect(errors).toEqual(['read ECONNRESET']);
+      expect((await r.xrange(clusterKeys.history('w'), '-', '+')).map(([, fields]) => fields[1])).toEqual(['first', 'second']);
+    } finally {
+      r.disconnect();
+    }
+  });
+});
+
 describe('fencing', () => {
   it('refuses every write of an owner whose lease another node took over', async () => {
-    const r = new Redis(redis.url);
+    const r = redisClient(redis.url);
     try {
       const first = new SpaceLease(r, 'f', 'n1', 60_000);
       const second = new SpaceLease(r, 'f', 'n2', 60_000);
-      const fence1 = await first.acquire();
+      const fence1 = (await first.acquire()).fence;
       expect(fence1).toBe(1);
-      expect(await second.acquire()).toBeUndefined();
-      let fenced = 0;
-      const stale = new FencedWriter(r, clusterKeys.fence('f'), fence1!, () => fenced++);
+      expect(await second.acquire()).toEqual({ outcome: 'held', fence: 1 });
+      const fenced: string[] = [];
+      const stale = new FencedWriter(r, 'f', fence1, (why) => fenced.push(why));
       stale.append(clusterKeys.history('f'), 0, ['s', '1', 'd', 'accepted']);
       await stale.drained();
       await r.del(clusterKeys.lease('f')); // as if n1 stalled past its TTL
-      const fence2 = await second.acquire();
-      expect(fence2).toBe(2);
-      expect(await first.renew(fence1!)).toBe(false);
+      expect(await second.acquire()).toEqual({ outcome: 'acquired', fence: 2 });
+      expect(await first.renew(fence1)).toBe('gone');
       stale.append(clusterKeys.history('f'), 0, ['s', '2', 'd', 'stale']);
       await stale.drained();
-      expect(fenced).toBe(1);
+      expect(fenced).toEqual(['taken']);
       expect(stale.lost).toBe(true);
       const history = await r.xrange(clusterKeys.history('f'), '-', '+');
       expect(history.map(([, fields]) => fields[3])).toEqual(['accepted']);

@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { formatCursor, type HistoryPosition } from '../gateway/history-cursor';
 import { resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
 import { GATEWAY_WS_PATH } from '../gateway/gateway-server';
@@ -10,17 +10,33 @@ import type { SpaceConfig } from '../gateway/space-config';
 import { answerClientError, decodePathSegment, sendError, sendJson } from '../gateway/http-util';
 import type { GatewayError } from '../gateway/gateway-error';
 import type { WsConnection } from '../gateway/ws-connection';
-import { createWsTransport, type BindOptions, type TransportSession, type WsCredentials, type WsSpace, type WsTransport } from '../gateway/ws-transport';
+import { createWsTransport, refusalFrame, type BindOptions, type TransportSession, type WsCredentials, type WsSpace, type WsTransport } from '../gateway/ws-transport';
 import type { Envelope } from '../protocol';
 import { CLOSE_CODES, HISTORY_START_CURSOR } from '../protocol';
 import { clusterKeys } from './cluster-keys';
-import { defaultNodeId, HEARTBEAT_MS, LEASE_RENEW_MS, LEASE_RETRY_MS, NODE_TTL_MS, READ_BLOCK_MS, READ_COUNT, TRIM_EVERY_READS, WRITE_RETRY_MS, type ClusterOptions } from './cluster-options';
+import {
+  ACCEPT_RESTORE_ENV,
+  defaultNodeId,
+  EVERY_SPACE,
+  HEARTBEAT_MS,
+  LEASE_RENEW_MS,
+  LEASE_RETRY_MS,
+  NODE_TTL_MS,
+  READ_BLOCK_MS,
+  READ_COUNT,
+  spacesFromEnv,
+  START_OVER_ENV,
+  TRIM_EVERY_READS,
+  WRITE_RETRY_MS,
+  type ClusterOptions,
+} from './cluster-options';
 import { decodeOutboxEntry, encodeInboxEntry, PACKED_FIELD, parseDeliveryHeader, unpackEntry, type InboxEntry, type OutboxControl, type OutboxDelivery } from './cluster-wire';
 import { packFields } from './packed-fields';
-import { MAX_ENTRY_FIELDS, type LocalItem } from './fenced-writer';
+import { MAX_ENTRY_FIELDS, type FenceLoss, type LocalItem } from './fenced-writer';
+import { openRedis, reportCommandFailure, type RedisReportOptions } from './redis-connection';
 import { SpaceLease } from './space-lease';
 import type { OwnerLaunchOptions } from './owner-launches';
-import { SpaceOwner } from './space-owner';
+import { SpaceOwner, SpaceStateLostError } from './space-owner';
 
 export interface ClusterNodeOptions extends ClusterOptions {
   spaces: SpaceConfig[];
@@ -31,6 +47,8 @@ export interface ClusterNodeOptions extends ClusterOptions {
   leaveOtherUpgrades?: boolean;
   /** Run the launched participants, demo agents and observers of each space this node owns. @default none */
   launches?: OwnerLaunchOptions;
+  /** How this node reports a Redis outage (how often, where to). @default every 30 s, console.error */
+  redisReport?: RedisReportOptions;
 }
 
 /** Paths of the gateway's HTTP API (served by each space's owner); anything else is the app's. */
@@ -41,6 +59,12 @@ const SPACE_IN_PATH = /^\/(?:api|admin)\/spaces\/([^/]+)\//;
 const RUN_SEPARATOR = '~';
 /** Marks a request one node forwarded to another: it is never forwarded again. */
 const FORWARDED_HEADER = 'x-mew-forwarded-by';
+/**
+ * How a node closes the sockets of a space whose state is gone from Redis (and refuses new ones): 1011, which the
+ * SDK retries with backoff, so clients are back by themselves once Redis has the state again.
+ */
+const LOST_CLOSE_CODE = CLOSE_CODES.internal_error;
+const LOST_CLOSE_REASON = "the space's state is gone from the cluster's Redis: not served until it is restored";
 
 /** One of this node's sockets, and whether it asked for coalescing (applied once the owner says who it is). */
 interface EdgeConnection {
@@ -73,8 +97,18 @@ export class ClusterNode {
   private readonly leases = new Map<string, SpaceLease>();
   private readonly owners = new Map<string, { owner: SpaceOwner; fence: number }>();
   private readonly connections = new Map<string, EdgeConnection>();
-  /** What this turn forwards, by space, in order. */
-  private readonly forwarding = new Map<string, (string | Buffer)[]>();
+  /**
+   * Spaces whose state this node found gone from Redis (or was told so by the marker a node left there), with what
+   * was found: this node serves them no more, and owns them no more, until Redis has their state back.
+   */
+  private readonly lostSpaces = new Map<string, string>();
+  /**
+   * The detaches of the sockets closed when their space was found lost, told to its owner once Redis has the state
+   * back: a restored presence hash still lists them, and a new owner would otherwise bind them again.
+   */
+  private readonly leftWhileLost = new Map<string, InboxEntry[]>();
+  /** What this turn forwards, by space, in order, and which connections sent it. */
+  private readonly forwarding = new Map<string, { fields: (string | Buffer)[]; connections: Set<string> }>();
   private readonly transport: WsTransport;
   private nextConnection = 0;
   private closed = false;
@@ -93,8 +127,18 @@ export class ClusterNode {
     this.nodeId = options.nodeId ?? defaultNodeId();
     this.run = `${this.nodeId}${RUN_SEPARATOR}${randomBytes(3).toString('hex')}`;
     // Commands are pipelined automatically: a burst of forwarded frames is one write to Redis, in order.
-    this.redis = new Redis(options.redisUrl, { enableAutoPipelining: true, lazyConnect: true });
-    this.outboxReader = new Redis(options.redisUrl, { lazyConnect: true });
+    this.redis = openRedis(
+      options.redisUrl,
+      { who: `node ${this.nodeId}`, impact: "spaces owned here stop accepting messages, and what this node's clients send waits, until it is back" },
+      { enableAutoPipelining: true, lazyConnect: true },
+      options.redisReport,
+    );
+    this.outboxReader = openRedis(
+      options.redisUrl,
+      { who: `node ${this.nodeId} (outbox)`, impact: "this node's clients receive nothing from spaces owned elsewhere until it is back" },
+      { lazyConnect: true },
+      options.redisReport,
+    );
     for (const config of options.spaces) {
       this.spaces.set(config.id, { id: config.id, limits: resolveLimits(config.limits, options.limits) });
       this.leases.set(config.id, new SpaceLease(this.redis, config.id, this.run));
@@ -137,6 +181,7 @@ export class ClusterNode {
       });
     });
     this.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+    await this.clearLostSpaces();
     await this.heartbeat();
     void this.readOutbox();
     this.timers.push(setInterval(() => void this.heartbeat(), HEARTBEAT_MS));
@@ -173,6 +218,28 @@ export class ClusterNode {
     });
   }
 
+  /**
+   * Serves again the lost spaces `startOver` (empty) and `acceptRestore` (from what Redis holds) name: an operator's
+   * decision (see `ClusterOptions`). Spaces that are not lost are left alone.
+   */
+  private async clearLostSpaces(): Promise<void> {
+    const startOver = this.options.startOver ?? spacesFromEnv(START_OVER_ENV);
+    const acceptRestore = this.options.acceptRestore ?? spacesFromEnv(ACCEPT_RESTORE_ENV);
+    const names = (list: string[], space: string) => list.includes(space) || list.includes(EVERY_SPACE);
+    for (const [space, lease] of this.leases) {
+      const empty = names(startOver, space);
+      if (!empty && !names(acceptRestore, space)) continue;
+      const floor = await lease.clearLost(empty);
+      if (floor === 0) continue;
+      const setting = empty ? START_OVER_ENV : ACCEPT_RESTORE_ENV;
+      const how = empty ? 'starts over empty (history, audit chain, tokens and grants from nothing' : 'is served from what Redis holds now (what came after that copy is gone';
+      console.error(
+        `[cluster] ${this.nodeId}: ${setting}: space ${space}, whose state Redis had lost, ${how}; fencing tokens go on from ${floor}); ` +
+          `unset ${setting} now, or a later loss would be ${empty ? 'started over' : 'accepted'} silently too`,
+      );
+    }
+  }
+
   private serveHttp(req: IncomingMessage, res: ServerResponse): void {
     const { pathname, searchParams } = new URL(req.url ?? '/', 'http://localhost');
     if (pathname === '/healthz' || pathname === '/health') return sendJson(res, 200, { ok: true, node: this.nodeId });
@@ -206,6 +273,7 @@ export class ClusterNode {
    */
   private async serveSpaceHttp(space: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!this.spaces.has(space)) return sendError(res, 'unknown_space', `no space "${space}"`);
+    if (this.lostSpaces.has(space)) return sendError(res, 'space_unavailable', `space "${space}" is not served: its state is gone from the cluster's Redis (see the nodes' logs)`);
     const owned = this.owners.get(space);
     if (owned) {
       if (!(await owned.owner.http(req, res))) sendError(res, 'not_found', 'no such endpoint');
@@ -220,7 +288,7 @@ export class ClusterNode {
   /** Who owns each space, and this node's own share. */
   private async status() {
     const owners = await Promise.all([...this.leases.values()].map(async (lease) => [lease.space, nodeNameOf(await lease.owner())] as const));
-    return { node: this.nodeId, owned: this.ownedSpaces, connections: this.connections.size, spaces: Object.fromEntries(owners) };
+    return { node: this.nodeId, owned: this.ownedSpaces, connections: this.connections.size, spaces: Object.fromEntries(owners), lost: [...this.lostSpaces.keys()] };
   }
 
   private async heartbeat(): Promise<void> {
@@ -235,7 +303,7 @@ export class ClusterNode {
       await this.redis.set(clusterKeys.nodeAlive(this.run), this.baseUrl, 'PX', NODE_TTL_MS);
       this.lastHeartbeat = sentAt;
     } catch (error) {
-      console.error(`[cluster] ${this.nodeId}: heartbeat failed:`, (error as Error).message);
+      reportCommandFailure(this.redis, 'heartbeat failed', error as Error);
     }
   }
 
@@ -250,9 +318,11 @@ export class ClusterNode {
         const fence = this.owners.get(space)?.fence ?? this.taking.get(space);
         if (fence === undefined) continue;
         try {
-          if (!(await lease.renew(fence))) this.lose(space);
+          const renewal = await lease.renew(fence);
+          if (renewal === 'gone') this.lose(space);
+          else if (renewal === 'lost') this.refuseLost(space, `its fencing token went back below ${fence}, the one this node holds`);
         } catch (error) {
-          console.error(`[cluster] ${this.nodeId}: renewing the lease of ${space}:`, (error as Error).message);
+          reportCommandFailure(this.redis, `renewing the lease of ${space} failed`, error as Error);
         }
       }
     })().finally(() => {
@@ -268,10 +338,19 @@ export class ClusterNode {
       for (const [space, lease] of this.leases) {
         if (this.owners.has(space) || this.taking.has(space)) continue;
         try {
-          const fence = await lease.acquire();
-          if (fence !== undefined && !this.closed) await this.takeOver(space, fence);
+          const { outcome, fence } = await lease.acquire();
+          if (outcome === 'lost') {
+            this.refuseLost(space, `its fencing token went back below ${fence}, the highest a node had seen`);
+            continue;
+          }
+          if (this.lostSpaces.delete(space)) {
+            console.error(`[cluster] ${this.nodeId}: space ${space} is back in Redis (its fencing token is at ${fence}, none lost): serving it again`);
+            for (const entry of this.leftWhileLost.get(space) ?? []) this.send(space, entry);
+            this.leftWhileLost.delete(space);
+          }
+          if (outcome === 'acquired' && !this.closed) await this.takeOver(space, fence);
         } catch (error) {
-          console.error(`[cluster] ${this.nodeId}: lease of ${space}:`, (error as Error).message);
+          reportCommandFailure(this.redis, `taking the lease of ${space} failed`, error as Error);
         }
       }
     })().finally(() => {
@@ -282,7 +361,12 @@ export class ClusterNode {
 
   private async takeOver(space: string, fence: number): Promise<void> {
     const config = this.options.spaces.find((c) => c.id === space)!;
-    const blocking = new Redis(this.options.redisUrl);
+    const blocking = openRedis(
+      this.options.redisUrl,
+      { who: `node ${this.nodeId}, owner of ${space}`, impact: `${space} does not hear its participants on other nodes until it is back` },
+      {},
+      this.options.redisReport,
+    );
     this.taking.set(space, fence);
     try {
       const owner = await SpaceOwner.take({
@@ -294,7 +378,7 @@ export class ClusterNode {
         connectionUrl: () => `${this.baseUrl.replace(/^http/, 'ws')}${GATEWAY_WS_PATH}?space=${encodeURIComponent(space)}`,
         gatewayUrl: `${this.baseUrl.replace(/^http/, 'ws')}${GATEWAY_WS_PATH}`,
         local: { key: clusterKeys.nodeOutbox(this.run), deliver: (items) => this.applyLocal(items) },
-        onLost: () => this.lose(space),
+        onLost: (why: FenceLoss) => (why === 'lost' ? this.refuseLost(space, `its fencing token went back below ${fence}, the one this node holds`) : this.lose(space)),
         launches: this.options.launches,
       });
       if (this.taking.get(space) !== fence) {
@@ -304,8 +388,16 @@ export class ClusterNode {
       this.owners.set(space, { owner, fence });
     } catch (error) {
       blocking.disconnect();
+      const lease = this.leases.get(space)!;
+      if (error instanceof SpaceStateLostError) {
+        // Not a reason to try again elsewhere: every node would find the same. The marker keeps them all away.
+        await lease.markLost();
+        await lease.release();
+        this.refuseLost(space, error.detail);
+        return;
+      }
       // Someone must own the space: give the lease back so another node (or this one, next tick) tries.
-      await this.leases.get(space)!.release();
+      await lease.release();
       throw error;
     } finally {
       this.taking.delete(space);
@@ -328,9 +420,44 @@ export class ClusterNode {
     }
   }
 
+  /**
+   * Redis lost the space's state (its fence went back: emptied, or restarted without its data). Serving it on would
+   * start its history and audit chain over from nothing, under the same name, and `verify` would call that chain
+   * intact: this node stops serving it instead (its owner, if here, stops; its sockets are closed and new ones
+   * refused), and says once what to do. It serves the space again once Redis has the state back (`acquireLeases`).
+   */
+  private refuseLost(space: string, found: string): void {
+    if (this.lostSpaces.has(space)) return;
+    this.lostSpaces.set(space, found);
+    this.taking.delete(space);
+    const owned = this.owners.get(space);
+    if (owned) {
+      this.owners.delete(space);
+      owned.owner.stop();
+    }
+    console.error(
+      `[cluster] ${this.nodeId}: the state of space ${space} is gone from Redis (${found}: Redis was emptied, or restarted without its data), ` +
+        `so this node stops serving ${space} rather than start its history and audit chain over — restore Redis from its AOF or a replica ` +
+        `(the nodes serve ${space} again by themselves once it is back; for a copy older than the last takeover, start a node with ${ACCEPT_RESTORE_ENV}=${space}), ` +
+        `or start ${space} over empty on purpose by starting a node with ${START_OVER_ENV}=${space}`,
+    );
+    const left = this.leftWhileLost.get(space) ?? [];
+    for (const [connection, edge] of this.connections) {
+      if (edge.space !== space) continue;
+      this.connections.delete(connection);
+      refuseLostSocket(edge.socket);
+      left.push({ node: this.run, connection, op: 'detach', code: LOST_CLOSE_CODE, reason: LOST_CLOSE_REASON });
+    }
+    this.leftWhileLost.set(space, left);
+  }
+
   /** A new socket: registered here, its attach forwarded to the space's owner, which accepts or refuses it. */
   private forward(space: WsSpace, who: WsCredentials<{ id: string }>, socket: WsConnection, options: BindOptions): TransportSession {
     if (!('token' in who)) throw new TypeError('a cluster node never authenticates itself');
+    if (this.lostSpaces.has(space.id)) {
+      refuseLostSocket(socket);
+      return { receive: () => undefined, end: () => undefined };
+    }
     const connection = String(++this.nextConnection);
     const edge: EdgeConnection = { socket, coalesceMs: options.coalesceMs, space: space.id, owner: this.owners.get(space.id)?.owner };
     this.connections.set(connection, edge);
@@ -359,26 +486,34 @@ export class ClusterNode {
 
   /** Queues an item for the space's inbox: what this turn forwards to a space is one stream entry. */
   private send(space: string, entry: InboxEntry): void {
-    let fields = this.forwarding.get(space);
-    if (fields && fields.length >= MAX_ENTRY_FIELDS) {
-      this.forwardNow(space, fields);
-      fields = undefined;
+    let batch = this.forwarding.get(space);
+    if (batch && batch.fields.length >= MAX_ENTRY_FIELDS) {
+      this.forwardNow(space, batch);
+      batch = undefined;
     }
-    if (!fields) {
-      this.forwarding.set(space, (fields = []));
+    if (!batch) {
+      this.forwarding.set(space, (batch = { fields: [], connections: new Set() }));
       if (this.forwarding.size === 1) setImmediate(this.forwardAll);
     }
-    for (const field of encodeInboxEntry(entry)) fields.push(field);
+    for (const field of encodeInboxEntry(entry)) batch.fields.push(field);
+    batch.connections.add(entry.connection);
   }
 
   private readonly forwardAll = (): void => {
-    for (const [space, fields] of this.forwarding) this.forwardNow(space, fields);
+    for (const [space, batch] of this.forwarding) this.forwardNow(space, batch);
     this.forwarding.clear();
   };
 
-  private forwardNow(space: string, fields: (string | Buffer)[]): void {
-    this.redis.xadd(clusterKeys.inbox(space), '*', PACKED_FIELD, packFields(fields)).catch((error: Error) => {
-      console.error(`[cluster] ${this.nodeId}: forwarding to ${space} failed:`, error.message);
+  private forwardNow(space: string, batch: { fields: (string | Buffer)[]; connections: Set<string> }): void {
+    this.redis.xadd(clusterKeys.inbox(space), '*', PACKED_FIELD, packFields(batch.fields)).catch((error: Error) => {
+      reportCommandFailure(this.redis, `forwarding to ${space} failed; its senders here reconnect`, error);
+      // ioredis gave up on it (Redis unreachable through all its retries): what these connections sent in it is lost.
+      // Left open, they would go on as if it had arrived; closed, their clients reconnect and send again what was
+      // never acknowledged (anything of theirs already queued behind it may still arrive first).
+      for (const connection of batch.connections) {
+        const edge = this.connections.get(connection);
+        if (edge) this.drop(connection, edge, 'what this connection sent could not reach the space: reconnect');
+      }
     });
   }
 
@@ -393,7 +528,7 @@ export class ClusterNode {
         reply = (await this.outboxReader.xreadBuffer('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', key, position)) as typeof reply;
       } catch (error) {
         if (this.closed) return;
-        console.error(`[cluster] ${this.nodeId}: reading the outbox failed, will retry:`, (error as Error).message);
+        reportCommandFailure(this.outboxReader, 'reading the outbox failed, retrying', error as Error);
         await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
         continue;
       }
@@ -447,6 +582,12 @@ export class ClusterNode {
       }
     }
   }
+}
+
+/** Tells a socket of a lost space why it is closed (a `system/error`, then the close code and reason). */
+function refuseLostSocket(socket: WsConnection): void {
+  socket.deliver(new OutboundMessage(Buffer.from(refusalFrame('space_unavailable', LOST_CLOSE_REASON)), undefined, Date.now()));
+  socket.close(LOST_CLOSE_CODE, LOST_CLOSE_REASON);
 }
 
 /** The name part of a node's run (`MEW_NODE_ID`), for people. */

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spaceConfig, tokenOf, type TestClient } from '../gateway/testing';
 import { decryptPush, startReceiver, testSubscriber, type ReceivedRequest, type TestReceiver } from '../notify/testing';
 import { clusterKeys } from './cluster-keys';
-import { joiner, startNode, startRedis, type TestNode, type TestRedis } from './testing';
+import { joiner, redisClient, startNode, startRedis, type TestNode, type TestRedis } from './testing';
 
 /** `lead` decides anything (an operator), `agent` only proposes, `tools` serves tools. */
 const config = spaceConfig('notify', {
@@ -26,7 +25,7 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
   await Promise.all(nodes.splice(0).map((n) => n.node.close()));
-  const r = new Redis(redis.url);
+  const r = redisClient(redis.url);
   await r.flushall();
   r.disconnect();
 });
@@ -128,7 +127,7 @@ describe('cluster mode: notifications', () => {
     const [, other] = await twoNodes();
     expect((await addWebhook(other, '/stale')).status).toBe(201);
     const [lead, agent] = await Promise.all(['lead', 'agent'].map((id) => join(other, id)));
-    const r = new Redis(redis.url);
+    const r = redisClient(redis.url);
     await r.incr(clusterKeys.fence('notify')); // as when another node took over while the owner stalled
     r.disconnect();
     agent.send(proposal('p1'));

@@ -24,11 +24,36 @@ export const TRIM_EVERY_READS = 64;
 /** A failed write (Redis unreachable) is tried again after this long, in order, until the lease says otherwise. */
 export const WRITE_RETRY_MS = 200;
 
+/** The setting that starts lost spaces over on purpose (see `ClusterOptions.startOver`). */
+export const START_OVER_ENV = 'MEW_CLUSTER_START_OVER';
+/** The setting that serves lost spaces from an older copy restored into Redis (see `ClusterOptions.acceptRestore`). */
+export const ACCEPT_RESTORE_ENV = 'MEW_CLUSTER_ACCEPT_RESTORE';
+/** In either setting: every space of the node. */
+export const EVERY_SPACE = '*';
+
 export interface ClusterOptions {
   /** `MEW_REDIS_URL`, e.g. `redis://127.0.0.1:6379`. */
   redisUrl: string;
   /** `MEW_NODE_ID`. @default `<hostname>-<pid>` */
   nodeId?: string;
+  /**
+   * Spaces (`*`: all) that this node, as it starts, starts over empty if Redis lost their state (a node found their
+   * fencing token gone back): an operator's decision, instead of restoring Redis. Spaces that are not lost are left
+   * alone. @default `MEW_CLUSTER_START_OVER`, comma-separated
+   */
+  startOver?: string[];
+  /**
+   * Spaces (`*`: all) that this node, as it starts, serves again from what Redis holds now although a node found
+   * their state lost: after restoring a copy older than what the nodes saw (an RDB snapshot from before the last
+   * takeover), whose fencing token is behind. What came after the copy is gone; the copy is kept.
+   * @default `MEW_CLUSTER_ACCEPT_RESTORE`, comma-separated
+   */
+  acceptRestore?: string[];
+}
+
+/** A comma-separated list of spaces from the environment (`MEW_CLUSTER_START_OVER`, `MEW_CLUSTER_ACCEPT_RESTORE`). */
+export function spacesFromEnv(name: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 export function defaultNodeId(): string {

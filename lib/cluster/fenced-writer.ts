@@ -1,17 +1,28 @@
 import type { Redis } from 'ioredis';
 import type { OutboundMessage } from '../gateway/outbound-message';
+import { clusterKeys } from './cluster-keys';
 import { deliveryFields, encodeOutboxControl, PACKED_FIELD, type OutboxControl } from './cluster-wire';
 import { NestedFields, packFields, type PackedField } from './packed-fields';
+import { reportCommandFailure } from './redis-connection';
 import { RedisScript } from './redis-script';
+import { MARK_IF_FENCE_WENT_BACK } from './space-lease';
 import { WRITE_RETRY_MS } from './cluster-options';
 
 /**
  * Applies a batch of writes only while the fence still holds the owner's token: atomically, all or none, in
  * order. The ops come packed in one argument (`packFields`), flat: `X key maxlen n field value…` (XADD, `maxlen`
  * 0 = uncapped), `H key field value` (HSET), `D key field` (HDEL), `T key minid` (XTRIM MINID).
+ * Answers 1 (written, or written before: a batch id already applied is not applied again), 0 (another node took the
+ * space over) or -1 (the space's state is gone from Redis: the fence went back below the owner's token, or a node
+ * found so before; see `SpaceLease`).
  */
-const FENCED_WRITE = new RedisScript(`
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+const FENCED_WRITE = new RedisScript(`${MARK_IF_FENCE_WENT_BACK}
+local fence = tonumber(redis.call('GET', KEYS[1]) or '0')
+local ours = tonumber(ARGV[1])
+mark_if_fence_went_back(fence, ours, KEYS[2])
+if redis.call('EXISTS', KEYS[2]) == 1 then return -1 end
+if fence ~= ours then return 0 end
+if redis.call('GET', KEYS[3]) == ARGV[3] then return 1 end
 local ops = cmsgpack.unpack(ARGV[2])
 local i = 1
 while i <= #ops do
@@ -39,6 +50,7 @@ while i <= #ops do
     return redis.error_reply('unknown op ' .. tostring(op))
   end
 end
+redis.call('SET', KEYS[3], ARGV[3])
 return 1
 `);
 
@@ -56,12 +68,24 @@ export interface LocalOutbox {
 /** Fields packed into one outbox or inbox entry at most, so that no entry grows without bound under load. */
 export const MAX_ENTRY_FIELDS = 4_000;
 
+/** Why the writer stopped for good: another node took the space over, or the space's state is gone from Redis. */
+export type FenceLoss = 'taken' | 'lost';
+
+/** One fenced write: its ops packed once, what it tells the owner's own node, and its id (`<fence>:<n>`). */
+interface Batch {
+  packed: Buffer;
+  local: LocalItem[];
+  id: string;
+}
+
 /**
  * Everything a space's owner writes (history, deliveries to nodes, records, audit, its inbox position) goes
  * through here: appended in order during a task, written as one fenced script right after it, one script at a
  * time (what comes meanwhile goes in the next). Nothing reaches a client before its write succeeded, since clients only read what was
- * written; so a change that is lost with a dead owner was never seen by anyone. Once the fence has moved
- * (another node took the space over), every write is refused and `onFenced` is told, once.
+ * written; so a change that is lost with a dead owner was never seen by anyone. A write that fails (Redis
+ * unreachable, or its reply lost) is sent again as it was, under the same batch id, until it succeeds: never
+ * dropped, and never applied twice. Once the fence has moved (another node took the space over) or gone back (Redis
+ * lost the space's state), every write is refused and `onFenced` is told why, once.
  */
 export class FencedWriter {
   private ops: Arg[] = [];
@@ -76,19 +100,25 @@ export class FencedWriter {
 
   /** This write's items for the owner's own node, handed to it once the write succeeded (never through Redis). */
   private localItems: LocalItem[] = [];
+  /** A batch whose write failed: sent again, as it was, before anything newer. */
+  private unconfirmed?: Batch;
+  private batches = 0;
+  private readonly keys: [string, string, string];
 
   constructor(
     private readonly redis: Redis,
-    private readonly fenceKey: string,
+    space: string,
     private readonly fence: number,
-    private readonly onFenced: () => void,
+    private readonly onFenced: (why: FenceLoss) => void,
     /**
      * The owner's own node: its outbox entries skip the round trip through Redis and are delivered right after the
      * write that makes them safe to see (what they tell is durable by then, as for any node).
      */
     private readonly local?: LocalOutbox,
-    private readonly onError: (error: Error) => void = (e) => console.error('[cluster] write failed, will retry:', e.message),
-  ) {}
+    private readonly onError: (error: Error) => void = (e) => reportCommandFailure(redis, `a write of ${space} failed, retrying it`, e),
+  ) {
+    this.keys = [clusterKeys.fence(space), clusterKeys.lost(space), clusterKeys.written(space)];
+  }
 
   /** Whether the fence refused a write: nothing this writer holds will ever be written. */
   get lost(): boolean {
@@ -190,43 +220,44 @@ export class FencedWriter {
   }
 
   /** Moves the outbox entries of this batch into the ops (their order among the other ops does not matter). */
-  private takeBatch(): { ops: Arg[]; local: LocalItem[] } {
+  private takeBatch(): Batch | undefined {
     for (const [key, items] of this.outboxes) this.pushEntry(key, items);
     this.outboxes = new Map();
     this.grouping = undefined;
-    const batch = { ops: this.ops, local: this.localItems };
+    const { ops, localItems: local } = this;
     this.ops = [];
     this.localItems = [];
-    return batch;
+    if (ops.length === 0 && local.length === 0) return undefined;
+    return { packed: packFields(ops), local, id: `${this.fence}:${++this.batches}` };
   }
 
   private readonly write = async (): Promise<void> => {
     this.scheduled = false;
-    const { ops, local } = this.takeBatch();
-    if (this.fenced || (ops.length === 0 && local.length === 0)) return this.settle();
+    const batch = this.unconfirmed ?? this.takeBatch();
+    if (this.fenced || !batch) return this.settle();
     this.writing = true;
     try {
       // Even with nothing to write, the fence is checked before a local delivery: a stale owner tells no one anything.
-      const applied = await FENCED_WRITE.run(this.redis, [this.fenceKey], [String(this.fence), packFields(ops)]);
-      if (applied !== 1) {
+      const answer = Number(await FENCED_WRITE.run(this.redis, this.keys, [String(this.fence), batch.packed, batch.id]));
+      this.unconfirmed = undefined;
+      if (answer !== 1) {
         this.fenced = true;
         this.ops = [];
         this.localItems = [];
         this.outboxes = new Map();
-        this.onFenced();
-      } else if (local.length > 0) {
-        this.local!.deliver(local);
+        this.onFenced(answer === 0 ? 'taken' : 'lost');
+      } else if (batch.local.length > 0) {
+        this.local!.deliver(batch.local);
       }
     } catch (error) {
       this.onError(error as Error);
-      const meanwhile = this.takeBatch(); // in order, after this batch
-      this.ops = [...ops, ...meanwhile.ops];
-      this.localItems = [...local, ...meanwhile.local];
+      // Maybe applied (a reply lost with the connection), maybe not: the same id makes a second application a no-op.
+      this.unconfirmed = batch;
       await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
     } finally {
       this.writing = false;
     }
-    if ((this.ops.length > 0 || this.localItems.length > 0 || this.outboxes.size > 0) && !this.fenced) return this.write();
+    if ((this.unconfirmed || this.ops.length > 0 || this.localItems.length > 0 || this.outboxes.size > 0) && !this.fenced) return this.write();
     this.settle();
   };
 

@@ -21,14 +21,15 @@ import { parseRecordsDocument, SpaceRecords } from '../gateway/persistence/space
 import type { AttachOptions, Space } from '../gateway/space';
 import type { StoredStream } from '../gateway/stream-registry';
 import type { SpaceConfig } from '../gateway/space-config';
-import { ClusterAuditSink } from './cluster-audit-sink';
+import { AUDIT_COUNT_FIELD, ClusterAuditSink } from './cluster-audit-sink';
 import { ClusterHistory, historyEntryOf } from './cluster-history';
 import { startOwnerNotifications, type OwnerNotifications } from './cluster-notifications';
 import { clusterKeys } from './cluster-keys';
 import { HEARTBEAT_MS, READ_BLOCK_MS, READ_COUNT, TRIM_EVERY_READS, WRITE_RETRY_MS } from './cluster-options';
 import { decodeInboxEntry, unpackEntry, type ConnectionRef, type InboxEntry } from './cluster-wire';
-import { FencedWriter, type LocalOutbox } from './fenced-writer';
+import { FencedWriter, type FenceLoss, type LocalOutbox } from './fenced-writer';
 import { OwnerLaunches, type OwnerLaunchOptions } from './owner-launches';
+import { reportCommandFailure } from './redis-connection';
 import { RemoteConnection } from './remote-connection';
 import { streamPages } from './stream-pages';
 
@@ -47,10 +48,27 @@ export interface SpaceOwnerOptions {
   gatewayUrl: string;
   /** The node's own outbox, delivered in process. */
   local: LocalOutbox;
-  /** Another node took the space over (the fence refused a write): this owner has stopped. */
-  onLost: () => void;
+  /**
+   * The fence refused a write: another node took the space over (`taken`), or the space's state is gone from Redis
+   * (`lost`: the fence went back below this owner's token). This owner has stopped.
+   */
+  onLost: (why: FenceLoss) => void;
   /** Run the space's launched participants, demo agents and observers while owning it. @default none */
   launches?: OwnerLaunchOptions;
+}
+
+/**
+ * What a takeover found in Redis cannot be this space's state as its owners wrote it (part of it is gone): rather
+ * than serve the space on a history or an audit chain that restarts, nobody serves it (see `SpaceLease`).
+ */
+export class SpaceStateLostError extends Error {
+  constructor(
+    readonly space: string,
+    /** What is missing, e.g. `its audit stream holds 0 of the 12 events written`. */
+    readonly detail: string,
+  ) {
+    super(`the state of space ${space} in Redis is incomplete: ${detail}`);
+  }
 }
 
 /**
@@ -111,9 +129,14 @@ export class SpaceOwner {
     const metaKey = clusterKeys.meta(config.id);
     const meta = await redis.hgetall(metaKey);
     const newest = await redis.xrevrange(clusterKeys.history(config.id), '+', '-', 'COUNT', limits.historySize);
+    // The audit stream is never trimmed, so its length is the number of events its owners wrote.
+    const audited = await redis.xlen(clusterKeys.audit(config.id));
+    if (newest.length > 0 && !meta.epoch) throw new SpaceStateLostError(config.id, 'its history stream holds envelopes, but the epoch that numbers them is gone');
+    const written = Number(meta[AUDIT_COUNT_FIELD] ?? 0);
+    if (audited < written) throw new SpaceStateLostError(config.id, `its audit stream holds ${audited} of the ${written} events written`);
     const entries = newest.reverse().flatMap(([, fields]) => historyEntryOf(fields) ?? []);
     let owner: SpaceOwner | undefined;
-    const writer = new FencedWriter(redis, clusterKeys.fence(config.id), options.fence, () => owner?.lose(), options.local);
+    const writer = new FencedWriter(redis, config.id, options.fence, (why) => owner?.lose(why), options.local);
     const epoch = meta.epoch ?? newHistoryEpoch();
     if (!meta.epoch) writer.set(metaKey, 'epoch', epoch);
     const initial = meta.records ? parseRecordsDocument(`redis ${metaKey} records`, meta.records) : undefined;
@@ -131,7 +154,7 @@ export class SpaceOwner {
       });
     }
     const rules = new RuleRecords(database, config.id, (table, row) => writer.append(rulesKey, 0, ['t', table, 'r', JSON.stringify(row)]));
-    const audit = new ClusterAuditSink(writer, auditLog);
+    const audit = new ClusterAuditSink(writer, auditLog, audited);
     const gateway = new Gateway({
       spaces: [config],
       database,
@@ -201,10 +224,10 @@ export class SpaceOwner {
     void this.notifications.close().finally(() => this.database.close());
   }
 
-  private lose(): void {
+  private lose(why: FenceLoss): void {
     if (this.stopped) return;
     this.stop();
-    this.options.onLost();
+    this.options.onLost(why);
   }
 
   /**
@@ -243,7 +266,7 @@ export class SpaceOwner {
         reply = (await this.options.blocking.xreadBuffer('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.inboxKey, this.inboxPosition)) as typeof reply;
       } catch (error) {
         if (this.stopped) return;
-        console.error(`[cluster] reading the inbox of ${this.space.id} failed, will retry:`, (error as Error).message);
+        reportCommandFailure(this.options.blocking, `reading the inbox of ${this.space.id} failed, retrying`, error as Error);
         await new Promise((resolve) => setTimeout(resolve, WRITE_RETRY_MS));
         continue;
       }

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { parseSpaceConfig } from '../gateway/space-config';
 import { freePort, joinAs, tokenOf, type TestClient } from '../gateway/testing';
 import type { GatewayLimits } from '../gateway/gateway-options';
-import { ClusterNode } from './cluster-node';
+import { ClusterNode, type ClusterNodeOptions } from './cluster-node';
+import { openRedis } from './redis-connection';
 
 /** Joins participants (config tokens of `spaceConfig`) through any node, keeping each client in `clients` to close later. */
 export function joiner(clients: TestClient[]) {
@@ -28,19 +29,56 @@ const REDIS_SERVER = process.env.REDIS_SERVER ?? 'redis-server';
 
 export interface TestRedis {
   url: string;
+  /** The running redis-server (for SIGSTOP / SIGCONT). */
+  process(): ChildProcess;
+  /**
+   * Stops the server, keeping its port: what connects now is refused. With `keepData` it saves its data first (as
+   * AOF or RDB would keep it), which `restart` loads; otherwise it comes back empty.
+   */
+  halt(options?: { keepData?: boolean }): Promise<void>;
+  /** Starts it again on the same port (stopping it first, without its data, if it runs). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A Redis client for tests, reported like the nodes' own connections. */
+export function redisClient(url: string) {
+  return openRedis(url, { who: 'test', impact: 'the test cannot read or write Redis' });
 }
 
 /** Starts a throwaway Redis and resolves once it accepts connections. */
 export async function startRedis(): Promise<TestRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'mew-redis-'));
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await waitForOutput(child, /Ready to accept connections/, 10_000, `redis-server on port ${port}`);
+  const launch = async () => {
+    const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    await waitForOutput(child, /Ready to accept connections/, 10_000, `redis-server on port ${port}`);
+    return child;
+  };
+  let child = await launch();
+  const url = `redis://127.0.0.1:${port}`;
+  let kept = false;
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url,
+    process: () => child,
+    halt: async ({ keepData = false } = {}) => {
+      if (keepData) {
+        // Started without save points: one now makes the shutdown write the RDB file the next start loads.
+        const r = redisClient(url);
+        await r.config('SET', 'save', '3600 1');
+        r.disconnect();
+      }
+      await stopProcess(child);
+      kept = keepData;
+    },
+    restart: async () => {
+      await stopProcess(child);
+      if (!kept) rmSync(join(dir, 'dump.rdb'), { force: true });
+      kept = false;
+      child = await launch();
+    },
     stop: async () => {
       await stopProcess(child);
       rmSync(dir, { recursive: true, force: true });
@@ -55,8 +93,14 @@ export interface TestNode {
 }
 
 /** A cluster node in this process on 127.0.0.1:0, serving inline space configs (the space.yaml layout). */
-export async function startNode(redisUrl: string, nodeId: string, configs: unknown[], limits?: Partial<GatewayLimits>): Promise<TestNode> {
-  const node = new ClusterNode({ redisUrl, nodeId, limits, spaces: configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`)) });
+export async function startNode(
+  redisUrl: string,
+  nodeId: string,
+  configs: unknown[],
+  limits?: Partial<GatewayLimits>,
+  options: Pick<ClusterNodeOptions, 'redisReport' | 'startOver' | 'acceptRestore'> = {},
+): Promise<TestNode> {
+  const node = new ClusterNode({ redisUrl, nodeId, limits, spaces: configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`)), startOver: [], acceptRestore: [], ...options });
   const port = await node.listen(0, '127.0.0.1');
   return { node, ...urls(port) };
 }
