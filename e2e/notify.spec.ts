@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { maskedUrl } from '../lib/notify/outgoing-url';
+import { maskedUrl } from '../lib/protocol';
 import { ProposalRejectedError } from '../lib/sdk/sdk-errors';
 import { decryptPush, startReceiver, testSubscriber, type TestReceiver } from '../lib/notify/testing';
 import { connectToolAndAgent, E2E_TOKENS, signInUrl, type ToolAndAgent } from './fixtures/space';

@@ -1,8 +1,3 @@
-import type { AuditEvent } from '@/lib/gateway/audit/audit-event';
-
-/** One audit event as `GET /api/spaces/{space}/audit` returns it: the gateway's own record type. */
-export type { AuditEvent };
-
 /** What the operator filters by; empty fields filter nothing. */
 export interface AuditFilter {
   /** Comma-separated event types. */
@@ -20,14 +15,6 @@ export interface AuditFilter {
 }
 
 export const EMPTY_AUDIT_FILTER: AuditFilter = { type: '', participant: '', actor: '', trace: '', q: '', since: '', until: '' };
-
-/** The chain check of `GET …/audit/verify`. */
-export interface AuditVerification {
-  ok: boolean;
-  checked: number;
-  broken_at?: number;
-  head?: { id: number; hash: string };
-}
 
 /** The query string of a filter (times as ISO instants), plus paging. */
 export function auditQuery(filter: AuditFilter, extra: Record<string, string> = {}): string {

@@ -7,8 +7,8 @@ import { useSpaceSession } from '@/components/session/space-session';
 import { Dialog } from '@/components/ui/dialog';
 import { downloadText } from '@/components/watch/download-text';
 import { clockTime } from '@/components/watch/format-time';
-import { AUDIT_EVENT_TYPES } from '@/lib/gateway/audit/audit-event';
-import { auditQuery, EMPTY_AUDIT_FILTER, fetchAudit, type AuditEvent, type AuditFilter, type AuditVerification } from './audit-api-client';
+import { AUDIT_EVENT_TYPES, type AuditEvent, type AuditVerification } from '@/lib/protocol';
+import { auditQuery, EMPTY_AUDIT_FILTER, fetchAudit, type AuditFilter } from './audit-api-client';
 import { useAuditEvents } from './use-audit-events';
 
 const ROW_HEIGHT = 32;

@@ -2,7 +2,8 @@
 
 import { useEffect, useState } from 'react';
 import { useSpaceSession } from '@/components/session/space-session';
-import { auditQuery, fetchAudit, type AuditEvent, type AuditFilter } from './audit-api-client';
+import type { AuditEvent, AuditPage } from '@/lib/protocol';
+import { auditQuery, fetchAudit, type AuditFilter } from './audit-api-client';
 
 /** How often an open audit view asks for events newer than the newest it has. */
 const AUDIT_POLL_MS = 2_000;
@@ -28,7 +29,7 @@ export function useAuditEvents(filter: AuditFilter, enabled: boolean): { events:
       try {
         const page = { limit: String(AUDIT_PAGE) };
         const extra = first ? { ...page, order: 'desc' } : { ...page, order: 'asc', after_id: String(newest) };
-        const { events } = await fetchAudit<{ events: AuditEvent[] }>(space, token, '', auditQuery(filter, extra));
+        const { events } = await fetchAudit<AuditPage>(space, token, '', auditQuery(filter, extra));
         if (!live) return;
         const fresh = first ? events : events.reverse(); // newest first either way
         first = false;

@@ -6,7 +6,7 @@ import { spaceApi } from '@/components/session/space-api';
 import { useSpaceSession } from '@/components/session/space-session';
 import { useVisiblePoll } from '@/components/session/use-visible-poll';
 import { Dialog, DialogFooter, DialogForm } from '@/components/ui/dialog';
-import type { ListedWebhook, WebhookDelivery, WebhookFormat } from '@/lib/notify/webhooks';
+import type { ListedWebhook, WebhookDelivery, WebhookDeliveryLog, WebhookFormat, WebhookInput, WebhookList } from '@/lib/protocol';
 
 /** How often the list (and each webhook's latest delivery) is read again while the dialog is open. */
 const WEBHOOKS_POLL_MS = 2_000;
@@ -37,7 +37,7 @@ function WebhooksBody() {
   const [error, setError] = useState<string>();
   const poll = useCallback(
     async (live: () => boolean) => {
-      const answer = await spaceApi<{ webhooks: ListedWebhook[] }>(space, token, '/webhooks');
+      const answer = await spaceApi<WebhookList>(space, token, '/webhooks');
       if (live()) setWebhooks(answer.webhooks);
     },
     [space, token],
@@ -76,7 +76,7 @@ function WebhookRow({ webhook, onRemove }: { webhook: ListedWebhook; onRemove: (
   const [log, setLog] = useState<WebhookDelivery[]>();
   const last = webhook.last_delivery;
   const showLog = () =>
-    void spaceApi<{ deliveries: WebhookDelivery[] }>(space, token, `/webhooks/${encodeURIComponent(webhook.id)}/deliveries`).then((answer) => setLog(answer.deliveries.slice(0, SHOWN_DELIVERIES)));
+    void spaceApi<WebhookDeliveryLog>(space, token, `/webhooks/${encodeURIComponent(webhook.id)}/deliveries`).then((answer) => setLog(answer.deliveries.slice(0, SHOWN_DELIVERIES)));
   return (
     <li aria-label={`Webhook ${webhook.url}`} className="flex flex-col gap-1 rounded border border-slate-800 p-2 text-sm">
       <div className="flex flex-wrap items-center gap-2">
@@ -117,7 +117,8 @@ function AddWebhookForm({ onAdded }: { onAdded: () => void }) {
   const submit = () => {
     setWaiting(true);
     setRefusal(undefined);
-    spaceApi(space, token, '/webhooks', { method: 'POST', body: { url: url.trim(), format } })
+    const body: WebhookInput = { url: url.trim(), format };
+    spaceApi(space, token, '/webhooks', { method: 'POST', body })
       .then(() => {
         setUrl('');
         onAdded();

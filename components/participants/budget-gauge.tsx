@@ -3,8 +3,9 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import { useThrottledSpace } from '@/components/watch/use-throttled-space';
-import { BUDGET_PAUSE_REASON, formatTokens, formatUsd, type BudgetState } from '@/lib/budgets/budget';
-import { currentBudget, type BudgetReport, type CurrentBudget } from '@/lib/budgets/budget-report';
+import { formatTokens, formatUsd } from '@/lib/budgets/budget';
+import { currentBudget, type CurrentBudget } from '@/lib/budgets/budget-report';
+import { BUDGET_PAUSE_REASON, type BudgetReport, type BudgetState } from '@/lib/protocol';
 import { telemetryOf, type PauseState, type SpaceStoreState } from '@/lib/store';
 import { useBudget } from './budgets';
 

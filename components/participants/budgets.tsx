@@ -4,13 +4,12 @@ import { createContext, useCallback, useContext, useMemo, type ReactNode } from 
 import { spaceApi } from '@/components/session/space-api';
 import { useSpaceSession } from '@/components/session/space-session';
 import { usePolledById } from '@/components/session/use-polled-by-id';
-import type { BudgetLimits } from '@/lib/budgets/budget';
-import type { BudgetReport } from '@/lib/budgets/budget-report';
+import type { BudgetAnswer, BudgetLimits, BudgetList, BudgetReport } from '@/lib/protocol';
 
 /** How often the rail asks the server for the space's budgets (while the tab is visible); statuses move the gauges between polls. */
 const BUDGET_POLL_MS = 2_000;
 
-const budgetList = (body: { budgets: BudgetReport[] }) => body.budgets;
+const budgetList = (body: BudgetList) => body.budgets;
 const participantOf = (budget: BudgetReport) => budget.participant;
 
 interface Budgets {
@@ -40,7 +39,7 @@ export function BudgetsProvider({ children }: { children: ReactNode }) {
 
   const change = useCallback(
     async (participantId: string, method: 'PUT' | 'DELETE', body?: BudgetLimits) => {
-      const { budget } = await spaceApi<{ budget: BudgetReport | null }>(space, token, `/budgets/${encodeURIComponent(participantId)}`, { method, body });
+      const { budget } = await spaceApi<BudgetAnswer>(space, token, `/budgets/${encodeURIComponent(participantId)}`, { method, body });
       setById((current) => {
         const next = new Map(current);
         if (budget) next.set(participantId, budget);

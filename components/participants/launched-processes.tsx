@@ -4,18 +4,16 @@ import { createContext, useCallback, useContext, useMemo, type ReactNode } from 
 import { spaceApi } from '@/components/session/space-api';
 import { useSpaceSession } from '@/components/session/space-session';
 import { usePolledById } from '@/components/session/use-polled-by-id';
-import type { ProcessReport } from '@/lib/gateway/process-control';
+import type { ProcessAction, ProcessList, ProcessReport } from '@/lib/protocol';
 
 /** How often the rail asks the server how launched participants' processes are doing (while the tab is visible). */
 const PROCESS_POLL_MS = 2_000;
 
-const processList = (body: { processes: ProcessReport[] }) => body.processes;
+const processList = (body: ProcessList) => body.processes;
 const participantOf = (process: ProcessReport) => process.participant;
 
 /** A launched participant's process, as `GET /api/spaces/{space}/processes` reports it. */
 export type LaunchedProcess = ProcessReport;
-
-export type ProcessAction = 'start' | 'stop' | 'restart';
 
 interface LaunchedProcesses {
   byId: ReadonlyMap<string, LaunchedProcess>;

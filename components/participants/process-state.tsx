@@ -3,7 +3,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
-import { useLaunchedProcess, type LaunchedProcess, type ProcessAction } from './launched-processes';
+import type { ProcessAction } from '@/lib/protocol';
+import { useLaunchedProcess, type LaunchedProcess } from './launched-processes';
 import { BUTTON } from './styles';
 
 const STATE_TEXT: Record<LaunchedProcess['state'], string> = {

@@ -1,20 +1,5 @@
-import { budgetUsage, spendOf, worseState, type BudgetLimits, type BudgetSpend, type BudgetState } from './budget';
-
-/** One participant's budget as `GET /api/spaces/{space}/budgets` reports it. */
-export interface BudgetReport extends BudgetLimits {
-  participant: string;
-  /** Its latest report's tokens (`total_tokens`, else `tokens`); 0 until it reports after the gateway started. */
-  spent_tokens: number;
-  spent_usd?: number;
-  state: BudgetState;
-  /** ISO times this budget setting crossed 80 % and 100 % (forgotten when the budget changes). */
-  warned_at?: string;
-  exceeded_at?: string;
-  /** `config`, or the operator (or `admin`) who set it at run time. */
-  set_by: string;
-  set_at?: string;
-  source: 'config' | 'runtime';
-}
+import type { BudgetReport, BudgetState } from '../protocol';
+import { budgetUsage, spendOf, worseState, type BudgetSpend } from './budget';
 
 /** A budget as of the participant's latest status, which may be newer than the report. */
 export interface CurrentBudget {

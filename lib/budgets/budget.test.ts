@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { BudgetReport } from '../protocol';
 import { budgetUsage, describeSpend, formatTokens, spendOf } from './budget';
-import { currentBudget, type BudgetReport } from './budget-report';
+import { currentBudget } from './budget-report';
 
 describe('budgets', () => {
   it('count cumulative tokens when reported, else the context in use; money as reported, else priced tokens', () => {

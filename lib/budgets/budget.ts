@@ -1,24 +1,10 @@
-import { z } from 'zod';
+import type { BudgetLimits, BudgetState } from '../protocol';
+
+// How far into its budget a participant is, shared by the gateway (which enforces budgets) and the control room
+// (which shows them). The budgets' wire types (`BudgetLimits`, `BudgetReport`, `BUDGET_PAUSE_REASON`) are in lib/protocol.
 
 /** The share of a budget at which the gateway warns (once per budget setting); at all of it, it pauses. */
 export const BUDGET_WARNING_RATIO = 0.8;
-
-/** The code a budget pause's reason starts with (`budget_exhausted: 10 000 of 10 000 tokens`). */
-export const BUDGET_PAUSE_REASON = 'budget_exhausted';
-
-/**
- * A participant's budget: tokens and/or US dollars, and the price that turns its tokens into money when it does not
- * report `cost_usd` itself. The same shape in the space config, the budgets API and the database.
- */
-export const budgetLimitsSchema = z.strictObject({
-  tokens: z.number().int('a whole number of tokens').positive('must be above 0').optional(),
-  usd: z.number().positive('must be above 0').finite().optional(),
-  price_per_1k_tokens_usd: z.number().nonnegative('cannot be negative').finite().optional(),
-});
-
-export type BudgetLimits = z.infer<typeof budgetLimitsSchema>;
-
-export type BudgetState = 'ok' | 'warning' | 'exceeded';
 
 /** What a participant has spent, as its latest `participant/status` says. */
 export interface BudgetSpend {

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CapabilityPattern } from '../capabilities';
-import type { Envelope } from '../protocol';
-import { AUDIT_ACTOR_ADMIN } from './audit';
+import { AUDIT_ACTOR_ADMIN, type Envelope } from '../protocol';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
 import { grantCapabilities, revokeCapabilities } from './grant-handlers';

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuditPage, AuditVerification } from '../protocol';
 import { AUDIT_EXPORT_CONTENT_TYPES, toCsv, toJsonl, type AuditLog, type AuditQuery } from './audit';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
@@ -27,7 +28,8 @@ export function createAuditRoute(gateway: Gateway, log: AuditLog) {
       const result = log.verify(space.id);
       const head = log.head(space.id);
       const checked = result.ok ? log.count({ space: space.id }) : log.count({ space: space.id, beforeId: result.brokenAtId });
-      sendJson(res, 200, { ok: result.ok, checked, ...(!result.ok && { broken_at: result.brokenAtId }), ...(head && { head }) });
+      const verification: AuditVerification = { ok: result.ok, checked, ...(!result.ok && { broken_at: result.brokenAtId }), ...(head && { head }) };
+      sendJson(res, 200, verification);
       return true;
     }
     const q = url.searchParams;
@@ -45,7 +47,8 @@ export function createAuditRoute(gateway: Gateway, log: AuditLog) {
     };
     if (!match[2]) {
       const limit = q.has('limit') ? Number(q.get('limit')) : undefined;
-      sendJson(res, 200, { events: log.query({ ...filter, limit }) });
+      const page: AuditPage = { events: log.query({ ...filter, limit }) };
+      sendJson(res, 200, page);
       return true;
     }
     const format = q.get('format') ?? 'jsonl';

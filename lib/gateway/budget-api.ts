@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { budgetLimitsSchema, limitsSomething, type BudgetLimits } from '../budgets/budget';
+import { limitsSomething } from '../budgets/budget';
+import { budgetLimitsSchema, type BudgetAnswer, type BudgetLimits, type BudgetList } from '../protocol';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
 import { requireCaller } from './http-caller';
@@ -27,7 +28,8 @@ export function createBudgetRoute(gateway: Gateway) {
       throw new GatewayError('method_not_allowed', `use ${allowed}`);
     }
     if (match[2] === undefined) {
-      sendJson(res, 200, { budgets: space.budgets.list() });
+      const list: BudgetList = { budgets: space.budgets.list() };
+      sendJson(res, 200, list);
       return true;
     }
     const participant = requireParticipant(space, decodePathSegment(match[2]), 'the path');
@@ -36,7 +38,8 @@ export function createBudgetRoute(gateway: Gateway) {
     }
     if (req.method === 'PUT') space.budgets.set(participant, validBudget(await readJsonBody(req, space.limits.maxFrameBytes)), caller.id);
     else if (req.method === 'DELETE') space.budgets.clear(participant, caller.id);
-    sendJson(res, 200, { budget: space.budgets.report(participant.id) ?? null });
+    const answer: BudgetAnswer = { budget: space.budgets.report(participant.id) ?? null };
+    sendJson(res, 200, answer);
     return true;
   };
 }

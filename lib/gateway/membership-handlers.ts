@@ -1,7 +1,6 @@
-import { CLOSE_CODES } from '../protocol';
+import { CLOSE_CODES, PARTICIPANT_ID_PATTERN } from '../protocol';
 import { GatewayError } from './gateway-error';
 import { requireCovered, requireParticipant, runtimeCapabilities, type ManagementHandler } from './management';
-import { PARTICIPANT_ID_PATTERN } from './space-config';
 
 /**
  * `space/invite`: the gateway mints a token and answers the inviter alone with `space/invite-ack` (status `created`,

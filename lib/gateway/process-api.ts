@@ -1,15 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProcessAction, ProcessList, ProcessReport } from '../protocol';
 import type { AuditSink } from './audit-sink';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
 import { bearer, decodePathSegment, sendJson } from './http-util';
 import type { Participant } from './participant';
-import type { ProcessControl, ProcessReport, ProcessView } from './process-control';
+import type { ProcessControl, ProcessView } from './process-control';
 import type { Space } from './space';
 
 const PROCESSES_PATH = /^\/api\/spaces\/([^/]+)\/processes(?:\/([^/]+)\/(start|stop|restart))?$/;
-
-type ProcessAction = 'start' | 'stop' | 'restart';
 
 /**
  * The control a process action stands for: starting or restarting a participant's process is what
@@ -54,9 +53,10 @@ export function createProcessRoute(gateway: Gateway, audit: AuditSink, control: 
 
     if (!action || !target) {
       const list = processes?.list(space.id) ?? [];
-      sendJson(res, 200, {
+      const body: ProcessList = {
         processes: list.map(({ participantId, process }) => describe(participantId, process, admin || mayControl(caller!, 'restart'))),
-      });
+      };
+      sendJson(res, 200, body);
       return true;
     }
     const participantId = decodePathSegment(target);

@@ -1,19 +1,10 @@
-/**
- * `starting`/`running`: a process is up (running once it has stayed up a moment); `restarting`: waiting out a backoff;
- * `crashed`: it failed and is left down (policy, or too many restarts); `exited`: it ended cleanly and is left down;
- * `stopped`: stopped by an operator or the server, or never started.
- */
-export type ProcessState = 'starting' | 'running' | 'restarting' | 'crashed' | 'exited' | 'stopped';
+import type { ProcessStatus } from '../protocol';
 
-/** A launched participant's process as the gateway reports it (the launcher's status, in plain data). */
-export interface ProcessView {
-  state: ProcessState;
-  pid?: number;
-  /** Processes started after the first. */
-  restarts: number;
-  lastExit?: { code: number | null; signal: string | null; at: number };
-  /** When the next start is due, while `restarting` (epoch ms). */
-  restartAt?: number;
+/**
+ * A launched participant's process as the launcher tells the gateway (its status, in plain data); the processes API
+ * reports it as a `ProcessReport` (lib/protocol).
+ */
+export interface ProcessView extends ProcessStatus {
   /** Its newest output lines, tokens redacted. */
   tail: readonly string[];
   logFile: string;
@@ -31,6 +22,3 @@ export interface ProcessControl {
   stop(space: string, participantId: string): Promise<boolean>;
   restart(space: string, participantId: string): Promise<boolean>;
 }
-
-/** One process as `GET /api/spaces/{space}/processes` answers it; the log only for those who may control it. */
-export type ProcessReport = Omit<ProcessView, 'tail' | 'logFile'> & { participant: string; tail?: readonly string[]; log_file?: string };

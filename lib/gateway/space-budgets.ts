@@ -1,16 +1,5 @@
-import {
-  BUDGET_PAUSE_REASON,
-  budgetUsage,
-  describeSpend,
-  limitsSomething,
-  sameLimits,
-  spendOf,
-  worseState,
-  type BudgetLimits,
-  type BudgetSpend,
-} from '../budgets/budget';
-import type { BudgetReport } from '../budgets/budget-report';
-import type { Envelope } from '../protocol';
+import { budgetUsage, describeSpend, limitsSomething, sameLimits, spendOf, worseState, type BudgetSpend } from '../budgets/budget';
+import { BUDGET_PAUSE_REASON, type BudgetLimits, type BudgetReport, type Envelope } from '../protocol';
 import { pauseParticipants } from './control-handlers';
 import { GATEWAY_ID } from './gateway-options';
 import type { Participant } from './participant';

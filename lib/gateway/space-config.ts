@@ -7,18 +7,18 @@ import { expand, missingVariables } from '../launcher/env-template';
 import { bridgeProcess } from '../bridge/bridge-process';
 import { agentProcess } from '../launcher/agent-process';
 import { launchFieldsSchema, type AgentEntry, type LaunchSpec } from '../launcher/launch-spec';
-import { budgetLimitsSchema, type BudgetLimits } from '../budgets/budget';
+import { budgetLimitsSchema, PARTICIPANT_ID_PATTERN, type BudgetLimits } from '../protocol';
 import { gatewayLimitsSchema, type GatewayLimitsInput } from './gateway-options';
 import { timeoutPolicySchema, type TimeoutPolicy } from '../rules/approval-rule';
 
-/** Participant ids: what may appear in `from`, `to` and URLs. No slashes, dots-only or control characters. */
-export const PARTICIPANT_ID_PATTERN = /^(?!\.{1,2}$)[A-Za-z0-9._:@-]{1,64}$/;
+/** A configured token: the operator's choice, so only non-empty (benchmarks and templates use short ones). */
+const tokenSchema = z.string().min(1, 'a token cannot be empty');
 
 const capabilityInput = z.union([z.string(), z.record(z.string(), z.unknown())]);
 
 const participantSchema = z.strictObject({
   /** Bearer tokens that authenticate as this participant. Omitted: one is minted and kept in the data directory. */
-  tokens: z.array(z.string().min(1, 'a token cannot be empty')).optional(),
+  tokens: z.array(tokenSchema).optional(),
   capabilities: z.array(capabilityInput).optional(),
   /** `directed`: receive only envelopes addressed to me or broadcast (MCPx routing modes). */
   routing: z.enum(['broadcast', 'directed']).optional(),
@@ -54,7 +54,7 @@ const spaceConfigSchema = z.strictObject({
   /** The participant the server runs to apply the space's approval rules (it needs mcp/request and mcp/reject). */
   automation: z.strictObject({ supervisor: z.string(), timeouts: timeoutPolicySchema.optional() }).optional(),
   /** Tokens of the admin API (`/admin/spaces/{space}/...`). Omitted: one is minted and kept in the data directory. */
-  admin: z.strictObject({ tokens: z.array(z.string().min(1, 'a token cannot be empty')).optional() }).optional(),
+  admin: z.strictObject({ tokens: z.array(tokenSchema).optional() }).optional(),
   /** The gateway's limits in snake_case (`max_frame_bytes`…), checked by `gatewayLimitsSchema`. */
   limits: z.record(z.string(), z.unknown()).optional(),
 });

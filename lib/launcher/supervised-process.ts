@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { ProcessState } from '../gateway/process-control';
+import type { ProcessState } from '../protocol';
 import { endingWithParent } from './end-with-parent';
 import type { RestartPolicyName } from './launch-spec';
 

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import { outgoingUrlSchema } from '../protocol';
 import { putNotifyRow, type NotifyRowListener } from './notify-rows';
-import { outgoingUrlSchema } from './outgoing-url';
 
 /** Longest key accepted (a P-256 public key is 87 base64url characters, an auth secret 22). */
 const MAX_KEY_CHARS = 256;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { maskedUrl, webhookInputSchema, type AddedWebhook, type WebhookDeliveryLog, type WebhookList } from '../protocol';
 import type { AuditSink } from '../gateway/audit-sink';
 import type { Gateway } from '../gateway/gateway';
 import { GatewayError } from '../gateway/gateway-error';
@@ -6,9 +7,8 @@ import type { HttpRoute } from '../gateway/http-api';
 import { requireOperator } from '../gateway/http-caller';
 import { decodePathSegment, readJsonBody, sendJson } from '../gateway/http-util';
 import { invalidInput } from './notify-error';
-import { maskedUrl } from './outgoing-url';
 import { allowMethods, spaceOfPath } from './route-helpers';
-import { webhookInputSchema, type Webhook, type Webhooks } from './webhooks';
+import type { Webhook, Webhooks } from './webhooks';
 
 const WEBHOOKS_PATH = /^\/api\/spaces\/([^/]+)\/webhooks(?:\/([^/]+)(\/deliveries)?)?$/;
 /** Largest body read when adding a webhook. */
@@ -32,21 +32,24 @@ export function createWebhookRoute(gateway: Gateway, audit: AuditSink, webhooksO
     const record = (type: 'WEBHOOK_ADDED' | 'WEBHOOK_REMOVED') => (webhook: Webhook) =>
       audit.recordNow({ space: space.id, type, actor: by, details: { webhook_id: webhook.id, url: maskedUrl(webhook.url), format: webhook.format } });
     if (idSegment === undefined && req.method === 'GET') {
-      sendJson(res, 200, { webhooks: webhooks.listed() });
+      const list: WebhookList = { webhooks: webhooks.listed() };
+      sendJson(res, 200, list);
       return true;
     }
     if (idSegment === undefined) {
       const parsed = webhookInputSchema.safeParse(await readJsonBody(req, MAX_WEBHOOK_BYTES));
       if (!parsed.success) throw invalidInput('invalid_webhook', 'webhook', parsed.error.issues);
       const added = webhooks.add(parsed.data, by, new Date(now()), record('WEBHOOK_ADDED'));
-      sendJson(res, 201, { webhook: webhooks.listed().find((w) => w.id === added.id) });
+      const body: AddedWebhook = { webhook: webhooks.listed().find((w) => w.id === added.id)! };
+      sendJson(res, 201, body);
       return true;
     }
     const id = decodePathSegment(idSegment);
     const unknown = () => new GatewayError('unknown_webhook', `no webhook "${id}" in space "${space.id}"`);
     if (deliveries) {
       if (!webhooks.get(id)) throw unknown();
-      sendJson(res, 200, { deliveries: webhooks.deliveries(id) });
+      const log: WebhookDeliveryLog = { deliveries: webhooks.deliveries(id) };
+      sendJson(res, 200, log);
       return true;
     }
     if (!webhooks.remove(id, record('WEBHOOK_REMOVED'))) throw unknown();

@@ -1,7 +1,7 @@
+import type { WebhookFormat } from '../protocol';
 import { riskLabel } from './confirm-first';
 import { argumentSummary, outcomeLine, proposalTitle } from './proposal-summary';
 import type { ProposalEvent } from './proposal-watch';
-import type { WebhookFormat } from './webhooks';
 
 /** The event names webhooks receive. */
 export type WebhookEvent = `proposal.${ProposalEvent['type']}`;

@@ -1,47 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { z } from 'zod';
+import { DELIVERY_LOG_LIMIT, maskedUrl, type ListedWebhook, type WebhookDelivery, type WebhookInput } from '../protocol';
 import { putNotifyRow, type NotifyRowListener } from './notify-rows';
-import { maskedUrl, outgoingUrlSchema } from './outgoing-url';
 
-/** Deliveries listed per webhook, newest first. */
-export const DELIVERY_LOG_LIMIT = 100;
 /** Deliveries kept per webhook; older ones are deleted as new ones are logged. */
 const DELIVERY_LOG_KEEP = 1000;
 
-export const WEBHOOK_FORMATS = ['slack', 'json'] as const;
-export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
-
-/** What an operator posts to add a webhook. */
-export const webhookInputSchema = z.strictObject({ url: outgoingUrlSchema, format: z.enum(WEBHOOK_FORMATS) });
-export type WebhookInput = z.infer<typeof webhookInputSchema>;
-
-export interface Webhook extends WebhookInput {
-  id: string;
-  created_by: string;
-  created_at: string;
-}
-
-/** A webhook as the API lists it: the URL masked (its path is usually the credential), with its latest delivery. */
-export interface ListedWebhook extends Omit<Webhook, 'url'> {
-  url: string;
-  last_delivery: WebhookDelivery | null;
-}
-
-/** One attempt to deliver one event. */
-export interface WebhookDelivery {
-  id: number;
-  webhook_id: string;
-  event: string;
-  proposal_id: string;
-  attempt: number;
-  /** The receiver's HTTP status, or null when no answer came (`error` says why). */
-  status: number | null;
-  error: string | null;
-  at: string;
-  /** When the next attempt is due, or null when this was the last. */
-  next_retry_at: string | null;
-}
+/** A stored webhook: what the API lists (lib/protocol's `ListedWebhook`), with its URL in full, which only the server sees. */
+export type Webhook = Omit<ListedWebhook, 'last_delivery'>;
 
 /** A space's webhooks and their delivery log, in the database. */
 export class Webhooks {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AuditEvent } from './audit-event';
+import type { AuditEvent } from '../../protocol';
 import { canonicalJson } from './canonical-json';
 
 /** `prev_hash` of the first event of every space. */

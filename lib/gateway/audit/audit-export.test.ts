@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AUDIT_GENESIS_HASH, hashAuditEvent, verifyAuditChain } from './audit-chain';
-import type { AuditEvent } from './audit-event';
+import type { AuditEvent } from '../../protocol';
 import { AUDIT_CSV_COLUMNS, fromJsonl, toCsv, toJsonl } from './audit-export';
 import { AuditLog } from './audit-log';
 

@@ -1,4 +1,4 @@
-import type { AuditEvent } from './audit-event';
+import type { AuditEvent } from '../../protocol';
 
 /** CSV columns, in order (the header row). `prev_hash` is left out: within a space it is the previous row's `hash`. */
 export const AUDIT_CSV_COLUMNS = ['id', 'ts', 'space', 'type', 'actor', 'subject', 'envelope_id', 'details', 'hash'] as const;

@@ -1,9 +1,10 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { AUDIT_GENESIS_HASH, hashAuditEvent, verifyAuditChain, type AuditVerifyResult } from './audit-chain';
-import { AUDIT_ACTOR_GATEWAY, type AuditEvent, type AuditRecord } from './audit-event';
+import { AUDIT_ACTOR_GATEWAY, type AuditEvent } from '../../protocol';
 import { toWellFormedText } from '../../protocol/well-formed-text';
+import { AUDIT_GENESIS_HASH, hashAuditEvent, verifyAuditChain, type AuditVerifyResult } from './audit-chain';
+import type { AuditRecord } from './audit-event';
 import { canonicalJson } from './canonical-json';
 
 /** A quiet queue is written this long after its first event, so a burst becomes one transaction. */

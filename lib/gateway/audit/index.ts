@@ -1,14 +1,5 @@
-export {
-  AUDIT_ACTOR_ADMIN,
-  AUDIT_ACTOR_GATEWAY,
-  AUDIT_EVENT_TYPE_NAMES,
-  AUDIT_EVENT_TYPES,
-  isAuditEventType,
-  violationEventType,
-  type AuditEvent,
-  type AuditEventType,
-  type AuditRecord,
-} from './audit-event';
+// The event types and the stored event's shape are wire types: `lib/protocol` (audit-events.ts).
+export { violationEventType, type AuditRecord } from './audit-event';
 export {
   AUDIT_GENESIS_HASH,
   hashAuditEvent,
