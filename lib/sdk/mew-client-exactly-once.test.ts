@@ -75,7 +75,7 @@ describe('MEWClient emits each envelope id once', () => {
     return c;
   }
 
-  it('passes an envelope delivered twice to listeners once; the second still moves the cursor and is a duplicate event', async () => {
+  it('passes an envelope delivered twice to listeners once; the second is a duplicate event', async () => {
     const chat = envelope('chat', { text: 'once' }, { from: 'bob', cursor: 'e-1' });
     const gateway = await scriptedGateway((ws) => {
       ws.send(JSON.stringify(welcome('alice')));
@@ -93,6 +93,22 @@ describe('MEWClient emits each envelope id once', () => {
     expect(messages.filter((e) => e.id === chat.id)).toHaveLength(1);
     expect(duplicates.map((e) => [e.id, e.cursor])).toEqual([[chat.id, 'e-2']]);
     expect(alice.cursor).toBe('e-3');
+  });
+
+  it('does not move its cursor back for the original the gateway sends again after the welcome (the answer to a resend)', async () => {
+    const mine = envelope('chat', { text: 'mine' }, { from: 'alice', cursor: 'e-1' });
+    const gateway = await scriptedGateway((ws) => {
+      ws.send(JSON.stringify(welcome('alice')));
+      ws.send(JSON.stringify(mine));
+      ws.send(JSON.stringify(envelope('chat', { text: 'later' }, { from: 'bob', cursor: 'e-2' })));
+      ws.send(JSON.stringify(mine)); // the stored original, old cursor and all
+    });
+    cleanups.push(gateway.close);
+    const alice = client({ gateway: gateway.url, space: 'room', token: 'alice-token' });
+    const duplicates = recordEvents(alice, 'duplicate');
+    await alice.connect();
+    await expect.poll(() => duplicates.length).toBe(1);
+    expect(alice.cursor).toBe('e-2');
   });
 
   it('remembers the ids across a reconnect: a replay of what it saw is not emitted again', async () => {
