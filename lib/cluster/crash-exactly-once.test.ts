@@ -1,21 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../gateway/testing';
 import {
-  CHAT_CAPABILITIES,
   Budget,
   ChatLoad,
+  CRASH_SPACE as SPACE,
+  crashChatLoad,
+  crashParticipants,
   crashSeed,
   killStartedProcesses,
   loadFor,
   NO_PROBLEMS,
+  QUIET_BOUND_MS,
   quiesceAndTally,
+  RECONNECT_BOUND_MS,
   RedisProcess,
   removeDirs,
   SdkClients,
   SeededRandom,
   ServerProcess,
   tempDir,
-  TOOL_LOAD_PARTICIPANTS,
+  TEST_BUDGET_MS,
   ToolLoad,
   waitUntil,
   writeSpaceConfig,
@@ -31,25 +35,13 @@ import {
  * may reach an application twice, no tool may run twice for one request. The numbers are printed whatever the outcome.
  */
 
-const SPACE = 'crash';
-const SENDERS = ['s0', 's1', 's2', 's3'];
-const RECEIVERS = ['watcher'];
-const PARTICIPANT_RECEIVERS = ['observer'];
-const AWAY = 'away';
-const CHAT_RATE = 250;
-/** Liveness bounds, not timings: a takeover needs the lease's TTL (3 s) to run out first. */
+/** A liveness bound, not a timing: a takeover needs the lease's TTL (3 s) to run out first. */
 const TAKEOVER_BOUND_MS = 15_000;
-const RECONNECT_BOUND_MS = 15_000;
-const QUIET_BOUND_MS = 20_000;
-/** Every bound is cut to what is left of this (the test's timeout is 60 s): a failing test still prints its numbers. */
-const TEST_BUDGET_MS = 52_000;
 /** How long the redis-server is stopped. */
 const REDIS_STOP_MS = 5_000;
 
-const PARTICIPANTS: Record<string, unknown[]> = {
-  ...Object.fromEntries([...SENDERS, ...RECEIVERS, ...PARTICIPANT_RECEIVERS, AWAY].map((id) => [id, CHAT_CAPABILITIES])),
-  ...TOOL_LOAD_PARTICIPANTS,
-};
+const CHAT = crashChatLoad(['s0', 's1', 's2', 's3']);
+const PARTICIPANTS = crashParticipants(CHAT);
 /** Which node each participant connects to: every third to n0 (the first owner), the others to n1. */
 const ORDER = Object.keys(PARTICIPANTS);
 const nodeIndexOf = (participantId: string) => (ORDER.indexOf(participantId) % 3 === 2 ? 0 : 1);
@@ -98,7 +90,7 @@ async function setUp(): Promise<Cluster> {
   }
   if (!(await waitUntil(async () => (await ownerName(nodes)) === 'n0', TAKEOVER_BOUND_MS))) throw new Error(`n0 does not own ${SPACE} (owner: ${await ownerName(nodes)})`);
   clients = new SdkClients(SPACE, (id) => nodes[nodeIndexOf(id)].wsUrl);
-  const chat = new ChatLoad(clients, { senders: SENDERS, receivers: RECEIVERS, participantReceivers: PARTICIPANT_RECEIVERS, away: AWAY, ratePerSecond: CHAT_RATE });
+  const chat = new ChatLoad(clients, CHAT);
   await chat.connect();
   const tools = await ToolLoad.start(clients, configDir);
   return { redis, nodes, clients, chat, tools };

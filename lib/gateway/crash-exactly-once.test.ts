@@ -1,20 +1,24 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from './testing';
 import {
-  CHAT_CAPABILITIES,
   Budget,
   ChatLoad,
+  CRASH_SPACE as SPACE,
+  crashChatLoad,
+  crashParticipants,
   crashSeed,
   killStartedProcesses,
   loadFor,
   NO_PROBLEMS,
+  QUIET_BOUND_MS,
   quiesceAndTally,
+  RECONNECT_BOUND_MS,
   removeDirs,
   SdkClients,
   SeededRandom,
   ServerProcess,
   tempDir,
-  TOOL_LOAD_PARTICIPANTS,
+  TEST_BUDGET_MS,
   ToolLoad,
   waitUntil,
   writeSpaceConfig,
@@ -29,23 +33,8 @@ import {
  * The numbers are printed (console.log) whatever the outcome.
  */
 
-const SPACE = 'crash';
-const SENDERS = ['s0', 's1', 's2', 's3', 's4'];
-const RECEIVERS = ['watcher'];
-const PARTICIPANT_RECEIVERS = ['observer'];
-const AWAY = 'away';
-const CHAT_RATE = 250;
-/** How long the space may take to become quiet once the load stopped: a liveness bound, not a timing. */
-const QUIET_BOUND_MS = 20_000;
-/** Reconnection after a restart: a liveness bound. */
-const RECONNECT_BOUND_MS = 15_000;
-/** Every bound is cut to what is left of this (the test's timeout is 60 s): a failing test still prints its numbers. */
-const TEST_BUDGET_MS = 52_000;
-
-const PARTICIPANTS: Record<string, unknown[]> = {
-  ...Object.fromEntries([...SENDERS, ...RECEIVERS, ...PARTICIPANT_RECEIVERS, AWAY].map((id) => [id, CHAT_CAPABILITIES])),
-  ...TOOL_LOAD_PARTICIPANTS,
-};
+const CHAT = crashChatLoad(['s0', 's1', 's2', 's3', 's4']);
+const PARTICIPANTS = crashParticipants(CHAT);
 
 interface Setup {
   gateway: ServerProcess;
@@ -60,7 +49,7 @@ async function setUp(): Promise<Setup> {
   const dir = tempDir();
   const gateway = await ServerProcess.start({ name: 'gateway', port: await freePort(), dataDir: dir, configFiles: [writeSpaceConfig(dir, SPACE, PARTICIPANTS)] });
   clients = new SdkClients(SPACE, () => gateway.wsUrl);
-  const chat = new ChatLoad(clients, { senders: SENDERS, receivers: RECEIVERS, participantReceivers: PARTICIPANT_RECEIVERS, away: AWAY, ratePerSecond: CHAT_RATE });
+  const chat = new ChatLoad(clients, CHAT);
   await chat.connect();
   return { gateway, clients, chat, dir };
 }

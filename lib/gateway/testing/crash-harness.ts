@@ -324,6 +324,28 @@ export const TOOL_LOAD_PARTICIPANTS: Record<string, unknown[]> = {
   human: [{ kind: 'chat' }],
 };
 
+/** The space both crash suites use. */
+export const CRASH_SPACE = 'crash';
+/** Combined chat rate of the crash suites' load (the issue's 250 msg/s). */
+export const CRASH_CHAT_RATE = 250;
+/** How long the space may take to become quiet once the load stopped: a liveness bound, not a timing. */
+export const QUIET_BOUND_MS = 20_000;
+/** Reconnection after a restart or takeover: a liveness bound. */
+export const RECONNECT_BOUND_MS = 15_000;
+/** Every bound is cut to what is left of this (a test's timeout is 60 s): a failing test still prints its numbers. */
+export const TEST_BUDGET_MS = 52_000;
+
+/** The chat load of a crash suite: `senders`, a `MEWClient` and a `MEWParticipant` receiver, and one member away. */
+export function crashChatLoad(senders: string[]): ChatLoadOptions {
+  return { senders, receivers: ['watcher'], participantReceivers: ['observer'], away: 'away', ratePerSecond: CRASH_CHAT_RATE };
+}
+
+/** Every participant of a crash suite's space with its capabilities: the chat load's and the tool load's. */
+export function crashParticipants(chat: ChatLoadOptions): Record<string, unknown[]> {
+  const chatMembers = [...chat.senders, ...chat.receivers, ...(chat.participantReceivers ?? []), chat.away];
+  return { ...Object.fromEntries(chatMembers.map((id) => [id, CHAT_CAPABILITIES])), ...TOOL_LOAD_PARTICIPANTS };
+}
+
 // ── SDK clients and what their applications receive ───────────────────────────────────────────────────
 
 /** What one client's application was given (`message` events): every envelope id, and how often. */
