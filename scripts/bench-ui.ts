@@ -180,7 +180,7 @@ interface BenchWindow {
   __sockets: number;
 }
 
-/** Columns of the several-rates table (markdown, as the README shows it). */
+/** Columns of the several-rates table (markdown, as docs/benchmarks.md shows it). */
 const TABLE_COLUMNS = [
   'rate sent (env/s)',
   'steal',

@@ -4,7 +4,7 @@ import { chat, joiner, ownerVia, startNodeProcesses, startRedis, type NodeProces
 
 /**
  * How long a takeover may take before the test gives up: a liveness bound, far above the lease's TTL (3 s). How long
- * it does take is printed (and measured in README's cluster section); tests time nothing.
+ * it does take is printed (and measured in docs/cluster.md); tests time nothing.
  */
 const TAKEOVER_LIMIT_MS = 15_000;
 const READ_FILE = { kind: 'mcp/request', payload: { method: 'tools/call', params: { name: 'read_file' } } };
