@@ -15,7 +15,7 @@ import type { McpServerSpec, McpServerState } from './mcp-server-connection';
 
 const SPACE = 'bridged';
 const FIXTURE = fileURLToPath(new URL('./testing/mgp-fixture-server.mjs', import.meta.url));
-const FAST_RESTART = { initialDelayMs: 50, maxDelayMs: 200 };
+const FAST_RESTART = { minDelayMs: 50, maxDelayMs: 200 };
 
 describe('MCP bridge', () => {
   let gateway: TestGateway;
@@ -94,7 +94,7 @@ describe('MCP bridge', () => {
   });
 
   it('restarts a killed server with backoff; calls meanwhile get an MGP lifecycle error, not a hang', async () => {
-    const bridge = await startBridge(filesystemServer(sandbox), { backoff: { initialDelayMs: 1_000, maxDelayMs: 1_000 } });
+    const bridge = await startBridge(filesystemServer(sandbox), { backoff: { minDelayMs: 1_000, maxDelayMs: 1_000 } });
     await human.discovery.discover('files');
     const { pid } = bridge.upstream.status;
     const restarting = statusReport('restarting');
@@ -112,7 +112,7 @@ describe('MCP bridge', () => {
   it('gives up on a server that never initialises: each start times out, and calls fail at once', async () => {
     const bridge = await startBridge(
       { command: process.execPath, args: [FIXTURE, '--hang'] },
-      { initializeTimeoutMs: 150, backoff: { initialDelayMs: 20, maxDelayMs: 20, maxRestarts: 2 } },
+      { initializeTimeoutMs: 150, backoff: { minDelayMs: 20, maxDelayMs: 20, maxRestarts: 2 } },
     );
     const crashed = await statusReport('crashed');
     expect(crashed.payload).toMatchObject({ status: expect.stringMatching(/^MCP server down \(initialize failed: .*\): restart me to try again$/) });

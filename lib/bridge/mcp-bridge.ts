@@ -1,5 +1,5 @@
 import { MEWParticipant, type MEWParticipantOptions } from '../sdk/mew-participant';
-import type { Backoff } from '../launcher/supervised-process';
+import type { RestartBackoff } from '../launcher/supervised-process';
 import { McpServerConnection, type McpServerSpec, type McpServerStatus } from './mcp-server-connection';
 
 export interface McpBridgeOptions extends Omit<MEWParticipantOptions, 'hooks' | 'autoDiscovery'> {
@@ -8,7 +8,7 @@ export interface McpBridgeOptions extends Omit<MEWParticipantOptions, 'hooks' | 
   /** The server's stderr and the bridge's notes. @default console.error */
   log?: (line: string) => void;
   /** Restart backoff of the server. */
-  backoff?: Partial<Backoff>;
+  backoff?: Partial<RestartBackoff>;
   initializeTimeoutMs?: number;
   forwardTimeoutMs?: number;
 }

@@ -3,12 +3,12 @@
  *
  *   npm run bridge -- --gateway ws://127.0.0.1:3000/ws --space demo --token T -- npx mcp-server-filesystem ./sandbox
  *
- * `--gateway`, `--space` and `--token` default to MEW_GATEWAY, MEW_SPACE and MEW_TOKEN (how the server starts a
- * participant's `bridge:`; a token in the environment stays out of `ps`). The MCP server runs in this process's
- * directory with its environment, minus MEW_TOKEN.
+ * `--gateway`, `--space` and `--token` default to MEW_GATEWAY, MEW_SPACE and MEW_TOKEN (the runner convention, how
+ * the server starts a participant's `bridge:`; a token in the environment stays out of `ps`). The MCP server runs in
+ * this process's directory with its environment, minus MEW_TOKEN. Exit codes: RUNNER_EXIT_CODES.
  */
 import { parseArgs } from 'node:util';
-import { RUNNER_EXIT_CODES } from '../launcher/runner-exit-codes';
+import { readRunnerConnection, RUNNER_EXIT_CODES } from '../launcher/runner-convention';
 import { ConnectionClosedError } from '../sdk/sdk-errors';
 import { McpBridge } from './mcp-bridge';
 
@@ -30,12 +30,9 @@ const { values, positionals } = parseArgs({
   },
   allowPositionals: true,
 });
-const gateway = values.gateway ?? process.env.MEW_GATEWAY;
-const space = values.space ?? process.env.MEW_SPACE;
-const token = values.token ?? process.env.MEW_TOKEN;
+const { gateway, space, token } = readRunnerConnection(values); // the MCP server must not inherit the bridge's token
 const [command, ...args] = positionals;
 if (!gateway || !space || !token || !command) fail(RUNNER_EXIT_CODES.usage, USAGE);
-delete process.env.MEW_TOKEN; // the MCP server must not inherit the bridge's identity
 
 const count = (name: 'init-timeout-ms' | 'max-restarts') => {
   const value = values[name];

@@ -24,7 +24,7 @@ describe('the demo space under the server’s launcher', () => {
   beforeEach(async () => {
     space = await startDemoTestSpace();
     human = await space.connect('human');
-    launcher = new SpaceLauncher({ gatewayUrl: space.gw.wsUrl(), port: space.gw.port, dataDir: space.dataDir, backoff: { initialDelayMs: 50 } });
+    launcher = new SpaceLauncher({ gatewayUrl: space.gw.wsUrl(), port: space.gw.port, dataDir: space.dataDir, backoff: { minDelayMs: 50 } });
   });
   afterEach(async () => {
     await launcher.stopAll();

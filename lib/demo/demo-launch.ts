@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { bridgeProcess } from '../bridge/bridge-process';
 import { filesystemServer } from '../bridge/filesystem-server';
 import type { LaunchSpec } from '../launcher/launch-spec';
-import { AGENT_EXIT_CODES, FINAL_EXIT_CODES } from './agent-exit-codes';
+import { RUNNER_ENV, RUNNER_EXIT_POLICY, runnerConnectionEnv } from '../launcher/runner-convention';
 import { FILES_PARTICIPANT_ID } from './demo-defaults';
 import { DEMO_AGENT_NAMES, type DemoAgentName } from './demo-agent-names';
 import { sandboxPath, seedSandbox } from './sandbox';
@@ -23,9 +23,9 @@ export interface DemoLaunchOptions {
 /**
  * How the server's launcher runs the demo space's participants, like any config's launched ones: `files` is the
  * official filesystem MCP server on the seeded sandbox through the MCP bridge; `scribe` and `auditor` are SDK agents
- * (`node --import tsx lib/demo/run-agent.ts <name>`), each given its token in its environment by the launcher. A
- * crash is restarted with backoff; exit 75 (`participant/restart`) at once; a clean exit or a final code (usage,
- * cannot connect) leaves it down.
+ * (`node --import tsx lib/demo/run-agent.ts <name>`), each given its token in its environment by the launcher (the
+ * runner convention, `runner-convention.ts`). A crash is restarted with backoff; exit 75 (`participant/restart`) at
+ * once; a clean exit or a final code (usage, cannot connect) leaves it down.
  *
  * @example
  * for (const { participantId, spec } of demoLaunchSpecs({ space: 'demo', dataDir: 'data' })) launcher.add('demo', participantId, spec, tokens[participantId]);
@@ -35,8 +35,7 @@ export function demoLaunchSpecs(options: DemoLaunchOptions): { participantId: De
     cwd: PROJECT_ROOT,
     autoStart: true,
     restart: 'on-failure',
-    finalExitCodes: FINAL_EXIT_CODES,
-    restartNowExitCode: AGENT_EXIT_CODES.restartRequested,
+    ...RUNNER_EXIT_POLICY,
   } as const;
   return DEMO_AGENT_NAMES.map((participantId) => ({ participantId, spec: { ...policy, ...command(participantId, options) } }));
 }
@@ -49,11 +48,9 @@ function command(name: DemoAgentName, options: DemoLaunchOptions): Pick<LaunchSp
     command: process.execPath,
     args: ['--import', 'tsx', RUN_AGENT_PATH, name],
     env: {
-      MEW_GATEWAY_URL: '${GATEWAY}',
-      MEW_SPACE: '${SPACE}',
-      MEW_TOKEN: '${TOKEN}',
-      MEW_DATA_DIR: dataDir,
-      ...(options.paceMs !== undefined && { MEW_DEMO_PACE_MS: String(options.paceMs) }),
+      ...runnerConnectionEnv(),
+      [RUNNER_ENV.dataDir]: dataDir,
+      ...(options.paceMs !== undefined && { [RUNNER_ENV.demoPaceMs]: String(options.paceMs) }),
     },
   };
 }

@@ -1,4 +1,3 @@
 /** The demo space's live participants, as the server's launcher runs them (Node only). */
 export { demoLaunchSpecs, type DemoLaunchOptions } from './demo-launch';
-export { AGENT_EXIT_CODES } from './agent-exit-codes';
 export { DEMO_AGENT_NAMES, type DemoAgentName } from './demo-agent-names';

@@ -1,23 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import type { AgentSettingsInput } from '../sdk/agent';
 import type { AgentEntry, LaunchSpec } from './launch-spec';
-import { RUNNER_FINAL_EXIT_CODES } from './runner-exit-codes';
+import { RUNNER_ENV, RUNNER_EXIT_POLICY, runnerConnectionEnv } from './runner-convention';
 
 const RUN_AGENT_PATH = fileURLToPath(new URL('./run-mew-agent.ts', import.meta.url));
 const TSX_LOADER = import.meta.resolve('tsx');
 
-/** The environment variable the agent's settings travel in (JSON, without the key: that stays in its own variable). */
-export const AGENT_SETTINGS_ENV = 'MEW_AGENT_SETTINGS';
-
-/** The default variable holding the API key. */
-export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
-
-
 /**
- * The process that runs a config's `agent:` entry: this Node running `run-mew-agent.ts`, its settings as JSON in
- * `MEW_AGENT_SETTINGS`, the connection in `MEW_GATEWAY`/`MEW_SPACE`/`MEW_TOKEN` (for the launcher to fill), and the
- * API key in the variable `api_key_env` names, inherited from the server. `notConfigured` says why it would only
- * fail: no endpoint and no key in `env`.
+ * The process that runs a config's `agent:` entry: this Node running `run-mew-agent.ts`, by the runner convention
+ * (`RUNNER_ENV`, `RUNNER_EXIT_POLICY`): its settings as JSON in `MEW_AGENT_SETTINGS`, the connection in
+ * `MEW_GATEWAY`/`MEW_SPACE`/`MEW_TOKEN` (for the launcher to fill), and the API key in the variable `api_key_env`
+ * names, inherited from the server. `notConfigured` says why it would only fail: no endpoint and no key in `env`.
  *
  * @example
  * agentProcess({ model: 'llama3', base_url: 'http://127.0.0.1:11434/v1' }, process.env);
@@ -25,8 +18,8 @@ export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
 export function agentProcess(
   agent: AgentEntry,
   env: Readonly<Record<string, string | undefined>>,
-): Pick<LaunchSpec, 'command' | 'args' | 'env' | 'notConfigured' | 'finalExitCodes'> {
-  const apiKeyEnv = agent.api_key_env ?? DEFAULT_API_KEY_ENV;
+): Pick<LaunchSpec, 'command' | 'args' | 'env' | 'notConfigured' | 'finalExitCodes' | 'restartNowExitCode'> {
+  const apiKeyEnv = agent.api_key_env ?? RUNNER_ENV.apiKey;
   const baseUrl = agent.base_url || undefined;
   const settings: Omit<AgentSettingsInput, 'apiKey'> & { apiKeyEnv: string } = {
     model: agent.model,
@@ -44,8 +37,8 @@ export function agentProcess(
   return {
     command: process.execPath,
     args: ['--import', TSX_LOADER, RUN_AGENT_PATH],
-    env: { MEW_GATEWAY: '${GATEWAY}', MEW_SPACE: '${SPACE}', MEW_TOKEN: '${TOKEN}', [AGENT_SETTINGS_ENV]: JSON.stringify(settings) },
-    finalExitCodes: RUNNER_FINAL_EXIT_CODES,
+    env: { ...runnerConnectionEnv(), [RUNNER_ENV.agentSettings]: JSON.stringify(settings) },
+    ...RUNNER_EXIT_POLICY,
     ...(!baseUrl && !env[apiKeyEnv] && { notConfigured: `not configured: set ${apiKeyEnv} or agent.base_url` }),
   };
 }

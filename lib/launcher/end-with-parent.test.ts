@@ -24,7 +24,7 @@ describe('a supervised process that ends with its parent', () => {
       cwd: process.cwd(),
       env: process.env,
       restart: 'on-failure',
-      backoff: { initialDelayMs: 10, maxDelayMs: 10 },
+      backoff: { minDelayMs: 10, maxDelayMs: 10 },
       endWithParent: true,
       output: (line) => lines.push(line),
     });

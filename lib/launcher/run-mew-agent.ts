@@ -3,15 +3,15 @@
  *
  *   npm run agent -- --gateway ws://127.0.0.1:3000/ws --space demo --token T --model gpt-4o-mini [--base-url U]
  *
- * The server starts a config's `agent:` entry the same way, with the connection in MEW_GATEWAY, MEW_SPACE and
- * MEW_TOKEN and its settings in MEW_AGENT_SETTINGS. The API key comes from OPENAI_API_KEY (or the variable the
- * settings name); a keyless local endpoint needs only a base URL. Exit codes: RUNNER_EXIT_CODES.
+ * The server starts a config's `agent:` entry the same way, by the runner convention (`runner-convention.ts`): the
+ * connection in MEW_GATEWAY, MEW_SPACE and MEW_TOKEN and its settings in MEW_AGENT_SETTINGS. The API key comes from
+ * OPENAI_API_KEY (or the variable the settings name); a keyless local endpoint needs only a base URL. Exit codes:
+ * RUNNER_EXIT_CODES.
  */
 import { parseArgs } from 'node:util';
 import { AgentConfigurationError, MEWAgent, type AgentSettingsInput } from '../sdk/agent';
 import { ConnectionClosedError } from '../sdk/sdk-errors';
-import { AGENT_SETTINGS_ENV, DEFAULT_API_KEY_ENV } from './agent-process';
-import { RUNNER_EXIT_CODES } from './runner-exit-codes';
+import { readRunnerConnection, RUNNER_ENV, RUNNER_EXIT_CODES } from './runner-convention';
 
 const USAGE = 'usage: npm run agent -- --gateway ws://HOST/ws --space SPACE --token TOKEN --model MODEL [--base-url URL]';
 
@@ -25,25 +25,22 @@ const { values } = parseArgs({
 });
 let fromServer: Partial<AgentSettingsInput> & { apiKeyEnv?: string } = {};
 try {
-  fromServer = JSON.parse(process.env[AGENT_SETTINGS_ENV] ?? '{}');
+  fromServer = JSON.parse(process.env[RUNNER_ENV.agentSettings] ?? '{}');
 } catch {
-  fail(RUNNER_EXIT_CODES.usage, `${AGENT_SETTINGS_ENV} is not JSON`);
+  fail(RUNNER_EXIT_CODES.usage, `${RUNNER_ENV.agentSettings} is not JSON`);
 }
-const { apiKeyEnv = DEFAULT_API_KEY_ENV, ...settings } = fromServer;
-const gateway = values.gateway ?? process.env.MEW_GATEWAY;
-const space = values.space ?? process.env.MEW_SPACE;
-const token = values.token ?? process.env.MEW_TOKEN;
+const { apiKeyEnv = RUNNER_ENV.apiKey, ...settings } = fromServer;
+const { gateway, space, token } = readRunnerConnection(values);
 const model = values.model ?? settings.model;
 const baseUrl = values['base-url'] ?? settings.baseUrl;
 if (!gateway || !space || !token || !model) fail(RUNNER_EXIT_CODES.usage, USAGE);
-delete process.env.MEW_TOKEN; // nothing this process spawns or dumps needs it
 
 let agent: MEWAgent;
 try {
   agent = new MEWAgent({ ...settings, gateway, space, token, model, baseUrl, apiKey: process.env[apiKeyEnv] || undefined });
 } catch (error) {
   if (!(error instanceof AgentConfigurationError)) throw error;
-  fail(RUNNER_EXIT_CODES.notConfigured, `agent: ${error.message.replace('OPENAI_API_KEY', apiKeyEnv)}`);
+  fail(RUNNER_EXIT_CODES.notConfigured, `agent: ${error.message.replace(RUNNER_ENV.apiKey, apiKeyEnv)}`);
 }
 
 agent.client.on('status', ({ status }) => console.log(`[agent] ${status}`));

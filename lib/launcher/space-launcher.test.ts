@@ -65,7 +65,7 @@ describe('participants the server starts', () => {
   async function serve(raw: ReturnType<typeof config>) {
     const dataDir = mkdtempSync(join(tmpdir(), 'mew-launch-data-'));
     const gw = await startGatewayWith({ configs: [raw], dataDir });
-    const launcher = new SpaceLauncher({ gatewayUrl: gw.wsUrl(), port: gw.port, dataDir, backoff: { initialDelayMs: 20, maxDelayMs: 50 } });
+    const launcher = new SpaceLauncher({ gatewayUrl: gw.wsUrl(), port: gw.port, dataDir, backoff: { minDelayMs: 20, maxDelayMs: 50 } });
     open.push({ gw, launcher });
     for (const p of participantsToLaunch(gw)) launcher.add(p.space, p.participantId, p.spec, p.token);
     return { gw, launcher, dataDir };

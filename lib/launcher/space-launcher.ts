@@ -6,7 +6,7 @@ import type { ProcessControl, ProcessView } from '../gateway/process-control';
 import { expand, type ServerVariable } from './env-template';
 import type { LaunchSpec } from './launch-spec';
 import { ProcessLog } from './process-log';
-import { SupervisedProcess, type Backoff } from './supervised-process';
+import { SupervisedProcess, type RestartBackoff } from './supervised-process';
 
 /** Where the server is, for the `${GATEWAY}` and `${PORT}` a launched participant is given. */
 export interface LauncherOptions {
@@ -17,7 +17,7 @@ export interface LauncherOptions {
   dataDir: string;
   /** The server's environment: inherited by each process, and what `${NAME}` reads. @default process.env */
   env?: NodeJS.ProcessEnv;
-  backoff?: Partial<Backoff>;
+  backoff?: Partial<RestartBackoff>;
   /** End each process when the server dies, even by SIGKILL, so none outlives it (`endingWithParent`). @default false */
   endWithServer?: boolean;
   /** Told when any launched participant changes state. */

@@ -2,32 +2,45 @@ import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { ProcessState } from '../protocol';
+import { backoffDelay, type Backoff } from '../sdk/backoff';
 import { endingWithParent } from './end-with-parent';
 import type { RestartPolicyName } from './launch-spec';
 
-/** How a process that ended is started again. Times in ms. */
-export interface Backoff {
-  /** First delay after a crash, before jitter. @default 1000 */
-  initialDelayMs: number;
-  /** Growth per consecutive crash. @default 2 */
-  factor: number;
-  /** @default 30000 */
-  maxDelayMs: number;
-  /** A process up this long is healthy again: the next crash starts from `initialDelayMs`. @default 30000 */
+/** First restart delay after a crash, before jitter. */
+export const RESTART_MIN_DELAY_MS = 1_000;
+/** Cap of the restart delay. */
+export const RESTART_MAX_DELAY_MS = 30_000;
+/** Growth of the restart delay per consecutive crash. */
+export const RESTART_DELAY_EXPONENT = 2;
+/** Share of each restart delay that is randomised (75–100% of it), so processes that crashed together do not come back together. */
+export const RESTART_JITTER_RATIO = 0.25;
+/** A process up this long is healthy again: the next crash starts from the first delay. */
+export const RESTART_STABLE_UPTIME_MS = 30_000;
+/** At most this many restarts within `RESTART_WINDOW_MS`; then it is left down, crashed, until started by hand. */
+export const RESTART_MAX_RESTARTS = 5;
+/** The window `RESTART_MAX_RESTARTS` counts restarts in. */
+export const RESTART_WINDOW_MS = 60_000;
+
+/**
+ * How a process that ended is started again: the project's one `Backoff` (`backoffDelay`) for the delays, and when
+ * to give up. Every field defaults to the `RESTART_*` constant of the same meaning. Times in ms.
+ */
+export interface RestartBackoff extends Backoff {
+  /** A process up this long is healthy again: the next crash starts from `minDelayMs`. */
   stableUptimeMs: number;
-  /** At most this many restarts within `windowMs`; then it is left down, crashed, until started by hand. @default 5 */
+  /** At most this many restarts within `windowMs`; then it is left down, crashed, until started by hand. */
   maxRestarts: number;
-  /** @default 60000 */
   windowMs: number;
 }
 
-export const DEFAULT_BACKOFF: Readonly<Backoff> = Object.freeze({
-  initialDelayMs: 1_000,
-  factor: 2,
-  maxDelayMs: 30_000,
-  stableUptimeMs: 30_000,
-  maxRestarts: 5,
-  windowMs: 60_000,
+export const DEFAULT_RESTART_BACKOFF: Readonly<RestartBackoff> = Object.freeze({
+  minDelayMs: RESTART_MIN_DELAY_MS,
+  maxDelayMs: RESTART_MAX_DELAY_MS,
+  exponent: RESTART_DELAY_EXPONENT,
+  jitterRatio: RESTART_JITTER_RATIO,
+  stableUptimeMs: RESTART_STABLE_UPTIME_MS,
+  maxRestarts: RESTART_MAX_RESTARTS,
+  windowMs: RESTART_WINDOW_MS,
 });
 
 /** Waiting between SIGTERM and SIGKILL when stopping. */
@@ -43,7 +56,7 @@ export interface ProcessSpec {
   cwd: string;
   env: NodeJS.ProcessEnv;
   restart: RestartPolicyName;
-  backoff?: Partial<Backoff>;
+  backoff?: Partial<RestartBackoff>;
   /** Exit codes that mean "leave me down" whatever the policy (e.g. a usage error). */
   finalExitCodes?: ReadonlySet<number>;
   /** An exit code that means "start me again now" (e.g. after `participant/restart`). */
@@ -91,10 +104,10 @@ export class SupervisedProcess {
   private crashes = 0;
   private recentRestarts: number[] = [];
   private retryTimer?: ReturnType<typeof setTimeout>;
-  private readonly backoff: Backoff;
+  private readonly backoff: RestartBackoff;
 
   constructor(private readonly spec: ProcessSpec) {
-    this.backoff = { ...DEFAULT_BACKOFF, ...spec.backoff };
+    this.backoff = { ...DEFAULT_RESTART_BACKOFF, ...spec.backoff };
     this.spawn();
   }
 
@@ -194,9 +207,7 @@ export class SupervisedProcess {
       return this.setState('crashed');
     }
     if (now - this.startedAt >= this.backoff.stableUptimeMs) this.crashes = 0;
-    const base = Math.min(this.backoff.maxDelayMs, this.backoff.initialDelayMs * this.backoff.factor ** this.crashes++);
-    // Jitter, so processes that crashed together do not come back together.
-    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    const delay = backoffDelay(this.crashes++, this.backoff);
     this.note(`${how}: restarting in ${delay} ms`);
     this.restartAt = now + delay;
     this.setState('restarting');

@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { runnerConnectionEnv } from './runner-convention';
 
 /**
  * A participant's config entry (the space.yaml layout) that runs `source`, a CommonJS script that may require `ws`,
@@ -18,7 +19,7 @@ export function scriptParticipant(source: string, extra: Record<string, unknown>
     command: process.execPath,
     args: ['participant.cjs'],
     cwd: dir,
-    env: { MEW_TOKEN: '${TOKEN}', MEW_GATEWAY: '${GATEWAY}', MEW_SPACE: '${SPACE}', NODE_PATH: resolve('node_modules') },
+    env: { ...runnerConnectionEnv(), NODE_PATH: resolve('node_modules') },
     ...extra,
   };
 }

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '../sdk/backoff';
 import { postOutgoing } from './outgoing-post';
 import type { Webhook, Webhooks } from './webhooks';
 
@@ -6,6 +7,8 @@ import type { Webhook, Webhooks } from './webhooks';
 export const WEBHOOK_MAX_ATTEMPTS = 5;
 /** Wait before the second attempt; each further one waits twice as long (1, 2, 4, 8 s). */
 export const WEBHOOK_FIRST_RETRY_MS = 1000;
+/** Growth of the wait per failed attempt (`backoffDelay`'s exponent; no jitter, no cap: attempts are few). */
+export const WEBHOOK_RETRY_EXPONENT = 2;
 /** How long a receiver may take to answer one attempt. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 const WEBHOOK_HEADERS = { 'Content-Type': 'application/json', 'User-Agent': 'mew-dashboard-webhook' };
@@ -21,8 +24,8 @@ export const DEFAULT_WEBHOOK_RETRY: WebhookRetryPolicy = { maxAttempts: WEBHOOK_
 
 /**
  * POSTs one event to one webhook until it is accepted (2xx), refused for good (a 4xx other than 408/429), the
- * attempts run out, or the webhook is removed, waiting `firstRetryMs · 2^n` between attempts. Every attempt is
- * logged with its status or error and when the next is due. `stop` ends it between attempts. Never throws.
+ * attempts run out, or the webhook is removed, waiting `firstRetryMs · 2^n` (`backoffDelay`) between attempts. Every
+ * attempt is logged with its status or error and when the next is due. `stop` ends it between attempts. Never throws.
  */
 export async function deliverWebhook(
   webhooks: Webhooks,
@@ -37,7 +40,7 @@ export async function deliverWebhook(
     if (stop.aborted || !webhooks.get(webhook.id)) return; // shutting down, or removed meanwhile
     const { status, error } = await postOutgoing(webhook.url, { headers: WEBHOOK_HEADERS, body }, WEBHOOK_TIMEOUT_MS);
     const retry = status === undefined || status >= 500 || RETRIED_CLIENT_ERRORS.has(status);
-    const delayMs = policy.firstRetryMs * 2 ** (attempt - 1);
+    const delayMs = backoffDelay(attempt - 1, { minDelayMs: policy.firstRetryMs, maxDelayMs: Infinity, exponent: WEBHOOK_RETRY_EXPONENT, jitterRatio: 0 });
     const last = !retry || attempt === policy.maxAttempts;
     webhooks.log({
       webhook_id: webhook.id,

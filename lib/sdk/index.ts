@@ -22,8 +22,14 @@ export { MEWParticipant } from './mew-participant';
 export type { ControlHooks, McpRequestOptions, MEWParticipantOptions, ParticipantEvents } from './mew-participant';
 export type { McpCall } from './mcp-call';
 export type {
+  AcknowledgedOperation,
   Decision,
   FulfilOptions,
+  OperateArgs,
+  OperateOptions,
+  Operation,
+  OperatorAction,
+  ParticipantOperate,
   RejectOptions,
   MewStream,
   ParticipantChat,
@@ -55,6 +61,7 @@ export {
 export * from './sdk-defaults';
 export { createWebSocketTransport, spaceUrl } from './transport';
 export type { OpenInfo, Transport, TransportFactory, TransportHandlers, TransportRequest } from './transport';
+export { backoffDelay, type Backoff } from './backoff';
 export { reconnectDelay, type BackoffOptions } from './reconnect-backoff';
 export type { Unsubscribe } from './event-hub';
 export type { StreamData } from '../protocol';

@@ -1,3 +1,4 @@
+import { backoffDelay, type Backoff } from './backoff';
 import {
   RECONNECT_DELAY_EXPONENT,
   RECONNECT_HIDDEN_DELAY_FACTOR,
@@ -7,14 +8,15 @@ import {
   RECONNECT_MIN_DELAY_MS,
 } from './sdk-defaults';
 
-/** Tuning of the reconnect delays; every field defaults to the constant of the same name in `sdk-defaults`. */
-export interface BackoffOptions {
-  minDelayMs: number;
-  maxDelayMs: number;
+/**
+ * Tuning of `MEWClient`'s reconnect delays: the project's one `Backoff`, plus a slower schedule while the tab is
+ * hidden. Every field defaults to the constant of the same name in `sdk-defaults`.
+ */
+export interface BackoffOptions extends Backoff {
+  /** Cap of the delay while the browser tab is hidden. */
   hiddenMaxDelayMs: number;
+  /** A hidden tab waits this many times longer than a visible one at the same attempt. */
   hiddenDelayFactor: number;
-  exponent: number;
-  jitterRatio: number;
 }
 
 export const DEFAULT_BACKOFF: Readonly<BackoffOptions> = Object.freeze({
@@ -27,9 +29,9 @@ export const DEFAULT_BACKOFF: Readonly<BackoffOptions> = Object.freeze({
 });
 
 /**
- * The wait before reconnect attempt `attempt` (0 for the first retry): exponential, capped, slower while the
- * tab is hidden, and jittered down by up to `jitterRatio` so a crowd of clients spreads out. Never gives up:
- * past the cap every attempt waits about the cap.
+ * The wait before reconnect attempt `attempt` (0 for the first retry): `backoffDelay` with the visible schedule, or
+ * while the tab is hidden with `hiddenDelayFactor` times the delays up to `hiddenMaxDelayMs`. Jittered down by up to
+ * `jitterRatio` so a crowd of clients spreads out. Never gives up: past the cap every attempt waits about the cap.
  *
  * @example
  * reconnectDelay(0, { hidden: false }); // between 250 and 500 ms with the defaults
@@ -39,11 +41,8 @@ export function reconnectDelay(
   attempt: number,
   { hidden, random = Math.random, options = DEFAULT_BACKOFF }: { hidden: boolean; random?: () => number; options?: Readonly<BackoffOptions> },
 ): number {
-  const base = options.minDelayMs * options.exponent ** Math.max(0, attempt);
-  const capped = hidden
-    ? Math.min(base * options.hiddenDelayFactor, options.hiddenMaxDelayMs)
-    : Math.min(base, options.maxDelayMs);
-  return Math.round(capped * (1 - options.jitterRatio * random()));
+  const schedule = hidden ? { ...options, minDelayMs: options.minDelayMs * options.hiddenDelayFactor, maxDelayMs: options.hiddenMaxDelayMs } : options;
+  return backoffDelay(attempt, schedule, random);
 }
 
 /**

@@ -73,6 +73,12 @@ export const RECENT_ENVELOPE_IDS = 10_000;
 /** `mcpRequest`'s default timeout (the MCP TypeScript SDK's `DEFAULT_REQUEST_TIMEOUT_MSEC`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
+/**
+ * How long an operator action's `accepted` (and `ack`) wait (`participant.operate`): long enough for one sent while
+ * disconnected to go out from the outbound queue after a reconnect and be answered.
+ */
+export const OPERATION_TIMEOUT_MS = 120_000;
+
 /** `requestStream`'s default wait for the gateway's `stream/open`. */
 export const STREAM_OPEN_TIMEOUT_MS = 10_000;
 
@@ -84,6 +90,9 @@ export const DISCOVERY_MAX_ATTEMPTS = 3;
 
 /** Wait before the second attempt; doubles for each later one. */
 export const DISCOVERY_RETRY_BASE_DELAY_MS = 2_000;
+
+/** Growth of the wait per failed discovery attempt (`backoffDelay`'s exponent; no jitter, no cap: attempts are few). */
+export const DISCOVERY_RETRY_EXPONENT = 2;
 
 /** Discovered tools are served from cache this long, then refreshed in the background when read. */
 export const DISCOVERY_TTL_MS = 5 * 60_000;

@@ -1,8 +1,10 @@
 import { parseToolsListResult, type ListedTool } from '../protocol';
+import { backoffDelay, type Backoff } from './backoff';
 import { JSONRPC_ERROR_CODES } from './local-mcp-server';
 import {
   DISCOVERY_MAX_ATTEMPTS,
   DISCOVERY_RETRY_BASE_DELAY_MS,
+  DISCOVERY_RETRY_EXPONENT,
   DISCOVERY_TIMEOUT_MS,
   DISCOVERY_TTL_MS,
 } from './sdk-defaults';
@@ -59,6 +61,8 @@ export class ToolDiscovery {
   /** Pending waits between attempts, so `reset` can cut them short. */
   private readonly waits = new Map<ReturnType<typeof setTimeout>, () => void>();
   private readonly settings: Required<DiscoveryOptions>;
+  /** Waits between attempts: `retryBaseDelayMs`, doubling for each later one. */
+  private readonly retryBackoff: Backoff;
 
   constructor(
     private readonly listTools: ListTools,
@@ -72,6 +76,7 @@ export class ToolDiscovery {
       retryBaseDelayMs: options.retryBaseDelayMs ?? DISCOVERY_RETRY_BASE_DELAY_MS,
       ttlMs: options.ttlMs ?? DISCOVERY_TTL_MS,
     };
+    this.retryBackoff = { minDelayMs: this.settings.retryBaseDelayMs, maxDelayMs: Infinity, exponent: DISCOVERY_RETRY_EXPONENT, jitterRatio: 0 };
   }
 
   allStatuses(): Map<string, DiscoveryStatus> {
@@ -174,7 +179,7 @@ export class ToolDiscovery {
           update({ ...base, state: 'failed', attempts: attempt, lastAttempt: Date.now(), error: (error as Error).message });
           throw error;
         }
-        await this.sleep(this.settings.retryBaseDelayMs * 2 ** (attempt - 1));
+        await this.sleep(backoffDelay(attempt - 1, this.retryBackoff));
       }
     }
   }
