@@ -13,7 +13,8 @@ import { participantList, pendingProposals, reasoningThreads } from '@/lib/store
 
 /**
  * Ctrl/⌘+K: everything an operator does often, by name — jump to a proposal, pause, resume or ask any
- * participant for its status, cancel live reasoning, open the audit log or the rules, sign out. Actions go out as envelopes like the buttons do.
+ * participant for its status, cancel live reasoning, open the audit log or the rules, sign out. Actions go through
+ * `participant.operate` like the buttons do.
  */
 export function CommandPalette() {
   const { participant, space } = useSpaceSession();
@@ -39,8 +40,6 @@ export function CommandPalette() {
     }
   }
 
-  const control = (kind: 'participant/pause' | 'participant/resume', id: string) => () =>
-    participant.send({ kind, to: [id], payload: {} });
   const others = participants.filter((p) => p.id !== me && p.online);
 
   return (
@@ -73,13 +72,13 @@ export function CommandPalette() {
           )}
           <Command.Group heading="Participants" className="px-1 text-xs text-slate-500">
             {others.flatMap((p) => [
-              <Command.Item key={`pause-${p.id}`} value={`pause ${p.id}`} onSelect={() => run(`Pause ${p.id}`, control('participant/pause', p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+              <Command.Item key={`pause-${p.id}`} value={`pause ${p.id}`} onSelect={() => run(`Pause ${p.id}`, () => participant.operate.pause(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
                 Pause {p.id}
               </Command.Item>,
-              <Command.Item key={`resume-${p.id}`} value={`resume ${p.id}`} onSelect={() => run(`Resume ${p.id}`, control('participant/resume', p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+              <Command.Item key={`resume-${p.id}`} value={`resume ${p.id}`} onSelect={() => run(`Resume ${p.id}`, () => participant.operate.resume(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
                 Resume {p.id}
               </Command.Item>,
-              <Command.Item key={`status-${p.id}`} value={`request status ${p.id}`} onSelect={() => run(`Status of ${p.id}`, () => participant.telemetry.request(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+              <Command.Item key={`status-${p.id}`} value={`request status ${p.id}`} onSelect={() => run(`Status of ${p.id}`, () => participant.operate.requestStatus(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
                 Request status from {p.id}
               </Command.Item>,
             ])}
@@ -90,11 +89,7 @@ export function CommandPalette() {
                 <Command.Item
                   key={t.id}
                   value={`cancel reasoning ${t.from} ${t.id}`}
-                  onSelect={() =>
-                    run('Cancel reasoning', () =>
-                      participant.send({ kind: 'reasoning/cancel', to: [t.from], context: t.id, correlation_id: [t.id], payload: { reason: 'cancelled by human' } }),
-                    )
-                  }
+                  onSelect={() => run('Cancel reasoning', () => participant.operate.cancelReasoning(t.from, t.id, { reason: 'cancelled by human' }))}
                   className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800"
                 >
                   Cancel {t.from}’s reasoning

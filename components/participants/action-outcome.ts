@@ -2,9 +2,8 @@
 
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import type { SpaceSession } from '@/components/session/space-session';
-import type { AnyEnvelope, Kind } from '@/lib/protocol';
-import type { OutgoingEnvelope } from '@/lib/sdk/mew-client';
+import type { AnyEnvelope } from '@/lib/protocol';
+import type { Operation } from '@/lib/sdk/participant-namespaces';
 import { GatewayRefusalError } from '@/lib/sdk/sdk-errors';
 
 /** A gateway refusal of one of my envelopes (`system/error`, or an ack with `status: "rejected"`). */
@@ -20,21 +19,12 @@ export interface Outcome {
   /** My envelope came back from the gateway: it was accepted and routed. */
   accepted: boolean;
   refusal?: Refusal;
-  /** The first correlated reply of the kinds asked for (an invite-ack, a grant-ack…). */
-  reply?: AnyEnvelope;
+  /** The operation's ack, when it has one (an invite-ack, a grant-ack). */
+  ack?: AnyEnvelope;
 }
 
-/** Something I sent, and the SDK's answers about it (`awaitReply`: the one place refusals are read). */
-export interface TrackedSend {
-  id: string;
-  /** Resolves with my echo; rejects with the gateway's refusal. */
-  accepted: Promise<AnyEnvelope>;
-  /** The reply of the kinds asked for, when some were. */
-  reply?: Promise<AnyEnvelope>;
-}
-
-/** Long enough for a queued send to go out after a reconnect; after that nobody is waiting for the answer. */
-const WATCH_MS = 120_000;
+/** Something I sent through `participant.operate`, and the SDK's answers about it (the one place refusals are read). */
+export type TrackedSend = Operation & { ack?: Promise<AnyEnvelope> };
 
 function refusalOf(error: unknown): Refusal | undefined {
   return error instanceof GatewayRefusalError ? { id: error.envelopeId, code: error.code, message: error.payload.message } : undefined;
@@ -57,9 +47,10 @@ export function useOutcome(tracked: TrackedSend | undefined): Outcome | undefine
   useEffect(() => {
     if (!tracked) return;
     let live = true;
+    const id = tracked.envelope.id;
     const update = (change: Partial<Outcome>) => {
       if (!live) return;
-      setState((prev) => ({ id: tracked.id, outcome: { ...(prev?.id === tracked.id ? prev.outcome : { accepted: false }), ...change } }));
+      setState((prev) => ({ id, outcome: { ...(prev?.id === id ? prev.outcome : { accepted: false }), ...change } }));
     };
     tracked.accepted.then(
       () => update({ accepted: true }),
@@ -68,8 +59,8 @@ export function useOutcome(tracked: TrackedSend | undefined): Outcome | undefine
         if (refusal) update({ refusal });
       },
     );
-    tracked.reply?.then(
-      (reply) => update({ reply, ...(rejectingAck(reply) && { refusal: rejectingAck(reply) }) }),
+    tracked.ack?.then(
+      (ack) => update({ ack, ...(rejectingAck(ack) && { refusal: rejectingAck(ack) }) }),
       () => undefined, // a refusal already arrives through `accepted`
     );
     return () => {
@@ -77,30 +68,26 @@ export function useOutcome(tracked: TrackedSend | undefined): Outcome | undefine
     };
   }, [tracked]);
   if (!tracked) return undefined;
-  return state?.id === tracked.id ? state.outcome : { accepted: false };
+  return state?.id === tracked.envelope.id ? state.outcome : { accepted: false };
 }
 
 export interface TrackOptions {
   /** Toasted when the gateway accepts it (my echo arrives). */
   success?: string;
-  /** Also wait for a reply of these kinds (an invite-ack, a grant-ack); one that says `rejected` is toasted too. */
-  replyKinds?: readonly Kind[];
 }
 
 /**
- * Sends through the SDK and toasts the outcome: a local failure at once, a gateway refusal, or the success message
- * when the gateway accepts it, whatever happens to the component that sent it (a dialog closed meanwhile still gets
- * its toast).
+ * Runs an operator action (`participant.operate.…`) and toasts the outcome: a local failure at once, a gateway
+ * refusal (or an ack that says `rejected`), or the success message when the gateway accepts it, whatever happens to
+ * the component that sent it (a dialog closed meanwhile still gets its toast).
+ *
+ * @example
+ * sendTracked(`Pause ${id}`, () => participant.operate.pause(id), { success: `Paused ${id}` });
  */
-export function sendTracked(session: SpaceSession, label: string, envelope: OutgoingEnvelope, options: TrackOptions = {}): TrackedSend | undefined {
+export function sendTracked(label: string, operate: () => TrackedSend, options: TrackOptions = {}): TrackedSend | undefined {
   let tracked: TrackedSend;
   try {
-    const sent = session.participant.send(envelope);
-    tracked = {
-      id: sent.id,
-      accepted: session.participant.awaitReply(sent.id, { replyKinds: [], timeoutMs: WATCH_MS }),
-      ...(options.replyKinds?.length && { reply: session.participant.awaitReply(sent.id, { replyKinds: options.replyKinds, timeoutMs: WATCH_MS }) }),
-    };
+    tracked = operate();
   } catch (error) {
     toast.error(`${label}: not sent`, { description: (error as Error).message });
     return undefined;
@@ -113,9 +100,9 @@ export function sendTracked(session: SpaceSession, label: string, envelope: Outg
       if (refusal) refused(refusal);
     },
   );
-  tracked.reply?.then(
-    (reply) => {
-      const refusal = rejectingAck(reply);
+  tracked.ack?.then(
+    (ack) => {
+      const refusal = rejectingAck(ack);
       if (refusal) refused(refusal);
     },
     () => undefined,

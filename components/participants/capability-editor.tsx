@@ -7,15 +7,14 @@ import { covers, coversAll, type CapabilityInput } from '@/lib/capabilities';
 import { describeRefusal, sendTracked, useOutcome, type TrackedSend } from './action-outcome';
 import { CapabilityLine } from './capability-line';
 import type { WireCapability } from '@/lib/protocol';
-import type { OutgoingEnvelope } from '@/lib/sdk/mew-client';
 import { CapabilityPicker, initialPicker, parsePicker, type PickerValue } from './capability-picker';
 import { CapabilityPreview } from './capability-preview';
 import type { CapabilitySummary } from './effective-capabilities';
 import { RelativeTime } from './relative-time';
 import { BUTTON, INPUT } from './styles';
 
+/** The `participant.operate` action the form sends. */
 type Mode = 'grant' | 'revoke';
-const GRANT_ACK = ['capability/grant-ack'] as const;
 
 function safeCovers(patterns: readonly WireCapability[], capability: WireCapability): boolean {
   try {
@@ -93,14 +92,14 @@ function GrantRow({
   reason?: string;
   capabilities: readonly WireCapability[];
 }) {
-  const session = useSpaceSession();
+  const { participant } = useSpaceSession();
   const [sent, setSent] = useState<TrackedSend>();
   const outcome = useOutcome(sent);
   const payload = { recipient, grant_id: grantId };
-  const allowed = session.participant.canSend('capability/revoke', payload);
+  const allowed = participant.operate.allows('revoke', payload);
 
   function revoke() {
-    setSent(sendTracked(session, `Revoke grant of ${recipient}`, { kind: 'capability/revoke', to: [recipient], payload }, { success: `Revoked a grant of ${recipient}` }));
+    setSent(sendTracked(`Revoke grant of ${recipient}`, () => participant.operate.revoke(payload), { success: `Revoked a grant of ${recipient}` }));
   }
 
   return (
@@ -129,7 +128,7 @@ function GrantRow({
 }
 
 function ChangeForm({ recipient, summary }: { recipient: string; summary: CapabilitySummary }) {
-  const session = useSpaceSession();
+  const { participant } = useSpaceSession();
   const formId = useId();
   const myCapabilities = useSpace((s) => s.connection.capabilities);
   const [mode, setMode] = useState<Mode>('grant');
@@ -141,11 +140,10 @@ function ChangeForm({ recipient, summary }: { recipient: string; summary: Capabi
 
   const capabilities = parsed.ok ? parsed.capabilities : undefined;
   const payload = capabilities && { recipient, capabilities, ...(reason.trim() && { reason: reason.trim() }) };
-  const kind = mode === 'grant' ? 'capability/grant' : 'capability/revoke';
   // Re-evaluated when my capabilities change (a welcome), like the gateway would.
   const allowed = useMemo(
-    () => session.participant.canSend(kind, payload ?? { recipient, capabilities: [{ kind: 'chat' }] }),
-    [session.participant, myCapabilities, kind, JSON.stringify(payload)],
+    () => participant.operate.allows(mode, payload ?? { recipient, capabilities: [{ kind: 'chat' }] }),
+    [participant, myCapabilities, mode, JSON.stringify(payload)],
   );
   const exceeds = mode === 'grant' && capabilities !== undefined && !safeCoversAll(myCapabilities, capabilities);
   const removed = useMemo(() => {
@@ -159,9 +157,8 @@ function ChangeForm({ recipient, summary }: { recipient: string; summary: Capabi
     event.preventDefault();
     if (!payload || !allowed) return;
     const label = mode === 'grant' ? `Grant to ${recipient}` : `Revoke from ${recipient}`;
-    const tracked = sendTracked(session, label, { kind, to: [recipient], payload } as OutgoingEnvelope, {
+    const tracked = sendTracked(label, () => (mode === 'grant' ? participant.operate.grant(payload) : participant.operate.revoke(payload)), {
       success: mode === 'grant' ? `Granted ${capabilities!.length} capabilit${capabilities!.length === 1 ? 'y' : 'ies'} to ${recipient}` : `Revoked matching capabilities from ${recipient}`,
-      ...(mode === 'grant' && { replyKinds: GRANT_ACK }),
     });
     setSent(tracked && { tracked, mode });
   }
@@ -215,7 +212,7 @@ function ChangeForm({ recipient, summary }: { recipient: string; summary: Capabi
         <button type="submit" disabled={!payload || !allowed || waiting} className={mode === 'grant' ? BUTTON.primary : BUTTON.danger}>
           {mode === 'grant' ? 'Grant' : 'Revoke matching'}
         </button>
-        {!allowed && payload && <span className="text-xs text-slate-400">Your capabilities do not allow {kind}.</span>}
+        {!allowed && payload && <span className="text-xs text-slate-400">Your capabilities do not allow {mode === 'grant' ? 'capability/grant' : 'capability/revoke'}.</span>}
       </div>
       {sent && <OutcomeLine mode={sent.mode} recipient={recipient} outcome={outcome} />}
     </form>
@@ -233,7 +230,7 @@ function OutcomeLine({ mode, recipient, outcome }: { mode: Mode; recipient: stri
   const text = !outcome?.accepted
     ? 'Sent; waiting for the gateway…'
     : mode === 'grant'
-      ? `Granted to ${recipient}.${outcome.reply ? ` ${recipient} acknowledged it.` : ''}`
+      ? `Granted to ${recipient}.${outcome.ack ? ` ${recipient} acknowledged it.` : ''}`
       : `Revoked from ${recipient}.`;
   return (
     <p role="status" className={`text-sm ${outcome?.accepted ? 'text-emerald-300' : 'text-slate-400'}`}>

@@ -9,8 +9,6 @@ import { CapabilityPicker, initialPicker, parsePicker, type PickerValue } from '
 import { participantIdProblem } from './participant-id';
 import { BUTTON, INPUT } from './styles';
 
-const INVITE_ACK = ['space/invite-ack'] as const;
-
 /**
  * Invites a participant (`space/invite`). The gateway answers me alone with `space/invite-ack` carrying a freshly
  * minted token, which is shown once: it lives only in this dialog's state and is gone when the dialog closes.
@@ -24,7 +22,7 @@ export function InviteDialog({ open, onClose }: { open: boolean; onClose: () => 
 }
 
 function InviteForm({ onClose }: { onClose: () => void }) {
-  const session = useSpaceSession();
+  const { participant } = useSpaceSession();
   const hintId = useId();
   const myCapabilities = useSpace((s) => s.connection.capabilities);
   const [id, setId] = useState('');
@@ -46,12 +44,12 @@ function InviteForm({ onClose }: { onClose: () => void }) {
     ? { participant_id: trimmed, initial_capabilities: parsed.capabilities, ...(reason.trim() && { reason: reason.trim() }) }
     : undefined;
   const allowed = useMemo(
-    () => session.participant.canSend('space/invite', payload ?? { participant_id: 'x' }),
+    () => participant.operate.allows('invite', payload ?? { participant_id: 'x' }),
     // Re-asked when a welcome changes my capabilities; the payload is compared by value.
-    [session.participant, myCapabilities, JSON.stringify(payload)],
+    [participant, myCapabilities, JSON.stringify(payload)],
   );
 
-  const ack = outcome?.reply?.payload as { status?: string; token?: string; connection_url?: string; participant_id?: string } | undefined;
+  const ack = outcome?.ack?.kind === 'space/invite-ack' ? outcome.ack.payload : undefined;
   if (ack?.status === 'created' && ack.token) {
     return <MintedToken participant={ack.participant_id ?? trimmed} token={ack.token} url={ack.connection_url} onDone={onClose} />;
   }
@@ -60,7 +58,7 @@ function InviteForm({ onClose }: { onClose: () => void }) {
     event.preventDefault();
     setTouched(true);
     if (idProblem || !payload || !allowed) return;
-    setSent(sendTracked(session, `Invite ${trimmed}`, { kind: 'space/invite', payload }, { replyKinds: INVITE_ACK }));
+    setSent(sendTracked(`Invite ${trimmed}`, () => participant.operate.invite(payload)));
   }
 
   const waiting = !!sent && !outcome?.refusal;

@@ -25,7 +25,7 @@ function useMayEditCapabilities(recipient: string): boolean {
   return useMemo(() => {
     void mine; // re-asked after each welcome that changes my capabilities
     const sample = { recipient, capabilities: [{ kind: 'chat' }] };
-    return participant.canSend('capability/grant', sample) || participant.canSend('capability/revoke', sample);
+    return participant.operate.allows('grant', sample) || participant.operate.allows('revoke', sample);
   }, [participant, mine, recipient]);
 }
 

@@ -5,7 +5,8 @@ import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { useIsOperator } from '@/components/session/use-is-operator';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogFooter, DialogForm } from '@/components/ui/dialog';
-import type { OutgoingEnvelope } from '@/lib/sdk/mew-client';
+import type { ParticipantCompactPayload, ParticipantForgetPayload, ParticipantPausePayload } from '@/lib/protocol';
+import type { ParticipantOperate } from '@/lib/sdk/participant-namespaces';
 import type { ParticipantState } from '@/lib/store';
 import { sendTracked, type TrackedSend } from './action-outcome';
 import { BudgetDialog } from './budget-dialog';
@@ -13,13 +14,11 @@ import { MenuButton, type MenuItem } from '@/components/ui/menu-button';
 import { NumberField, optionalCount } from './number-field';
 import { BUTTON, INPUT } from './styles';
 
-type ControlKey = 'pause' | 'resume' | 'status' | 'forget' | 'compact' | 'clear' | 'restart' | 'shutdown' | 'kick';
+/** The `participant.operate` actions of the menu. */
+type ControlKey = 'pause' | 'resume' | 'requestStatus' | 'forget' | 'compact' | 'clear' | 'restart' | 'shutdown' | 'kick';
 
 interface ControlSpec {
   label: string;
-  /** The kind and a representative payload, to ask `canSend` before offering it. */
-  kind: string;
-  sample: Record<string, unknown>;
   /** Only useful while the target is connected (the gateway enforces pause and kick either way). */
   onlineOnly: boolean;
   /** Asks for confirmation first (DESIGN.md: forget, clear, restart, shutdown, kick). */
@@ -29,60 +28,61 @@ interface ControlSpec {
 }
 
 const CONTROLS: Record<ControlKey, ControlSpec> = {
-  pause: { label: 'Pause…', kind: 'participant/pause', sample: {}, onlineOnly: false, destructive: false, form: true },
-  resume: { label: 'Resume', kind: 'participant/resume', sample: {}, onlineOnly: false, destructive: false, form: false },
-  status: { label: 'Request status', kind: 'participant/request-status', sample: {}, onlineOnly: true, destructive: false, form: false },
-  compact: { label: 'Compact…', kind: 'participant/compact', sample: {}, onlineOnly: true, destructive: false, form: true },
-  forget: { label: 'Forget…', kind: 'participant/forget', sample: { direction: 'oldest' }, onlineOnly: true, destructive: true, form: true },
-  clear: { label: 'Clear…', kind: 'participant/clear', sample: {}, onlineOnly: true, destructive: true, form: true },
-  restart: { label: 'Restart…', kind: 'participant/restart', sample: {}, onlineOnly: true, destructive: true, form: true },
-  shutdown: { label: 'Shut down…', kind: 'participant/shutdown', sample: {}, onlineOnly: true, destructive: true, form: true },
-  kick: { label: 'Kick…', kind: 'space/kick', sample: { participant_id: 'x' }, onlineOnly: false, destructive: true, form: true },
+  pause: { label: 'Pause…', onlineOnly: false, destructive: false, form: true },
+  resume: { label: 'Resume', onlineOnly: false, destructive: false, form: false },
+  requestStatus: { label: 'Request status', onlineOnly: true, destructive: false, form: false },
+  compact: { label: 'Compact…', onlineOnly: true, destructive: false, form: true },
+  forget: { label: 'Forget…', onlineOnly: true, destructive: true, form: true },
+  clear: { label: 'Clear…', onlineOnly: true, destructive: true, form: true },
+  restart: { label: 'Restart…', onlineOnly: true, destructive: true, form: true },
+  shutdown: { label: 'Shut down…', onlineOnly: true, destructive: true, form: true },
+  kick: { label: 'Kick…', onlineOnly: false, destructive: true, form: true },
 };
-const ORDER: readonly ControlKey[] = ['pause', 'resume', 'status', 'compact', 'forget', 'clear', 'restart', 'shutdown', 'kick'];
+const ORDER: readonly ControlKey[] = ['pause', 'resume', 'requestStatus', 'compact', 'forget', 'clear', 'restart', 'shutdown', 'kick'];
+
+/** Whether `operate` may do `key` to `target`, asked with a representative call (the forms fill in the rest). */
+function allows(operate: ParticipantOperate, key: ControlKey, target: string): boolean {
+  if (key === 'kick') return operate.allows('kick', { participant_id: target });
+  if (key === 'forget') return operate.allows('forget', target, { direction: 'oldest' });
+  return operate.allows(key, target);
+}
 
 // The shared confirmation in the rail's looks: every action it guards is destructive.
 const CONFIRM = { size: 'small', classNames: { cancel: BUTTON.secondary, confirm: BUTTON.danger } } as const;
 
-/** What I may send, per the gateway's matcher on my capabilities; recomputed when a welcome changes them. */
-function usePermitted(): Record<ControlKey, boolean> {
+/** What I may do to `target`, per the gateway's matcher on my capabilities; recomputed when a welcome changes them. */
+function usePermitted(target: string): Record<ControlKey, boolean> {
   const { participant } = useSpaceSession();
   const mine = useSpace((s) => s.connection.capabilities);
   return useMemo(() => {
     void mine; // the SDK compiled these before the store saw them; this dependency re-asks after each welcome
     const out = {} as Record<ControlKey, boolean>;
-    for (const key of ORDER) out[key] = participant.canSend(CONTROLS[key].kind, CONTROLS[key].sample);
+    for (const key of ORDER) out[key] = allows(participant.operate, key, target);
     return out;
-  }, [participant, mine]);
+  }, [participant, mine, target]);
 }
 
 /**
- * The controls menu of one participant's card and the dialogs behind it. Everything goes `to: [target]` from my
- * participant; `onSent` lets the card show the gateway's answer.
+ * The controls menu of one participant's card and the dialogs behind it. Everything goes through my participant's
+ * `operate`, to the target; `onSent` lets the card show the gateway's answer.
  */
 export function ParticipantControls({ participant: p, onSent }: { participant: ParticipantState; onSent: (sent: TrackedSend, label: string) => void }) {
-  const session = useSpaceSession();
-  const permitted = usePermitted();
+  const { participant } = useSpaceSession();
+  const permitted = usePermitted(p.id);
   const operator = useIsOperator();
   const [dialog, setDialog] = useState<ControlKey | 'budget'>();
 
-  function send(key: ControlKey, envelope: OutgoingEnvelope, successToast?: string) {
+  function control(key: ControlKey, operate: (o: ParticipantOperate) => TrackedSend, successToast?: string) {
     setDialog(undefined);
     const label = `${CONTROLS[key].label.replace('…', '')} ${p.id}`;
-    const sent = sendTracked(session, label, envelope, { success: successToast });
+    const sent = sendTracked(label, () => operate(participant.operate), { success: successToast });
     if (sent) onSent(sent, label);
   }
-  const control = (key: ControlKey, payload: Record<string, unknown>, extra: Partial<OutgoingEnvelope> = {}) =>
-    send(key, { kind: CONTROLS[key].kind, to: [p.id], payload, ...extra } as OutgoingEnvelope);
 
   function run(key: ControlKey) {
     if (CONTROLS[key].form) return setDialog(key);
-    if (key === 'resume') return control('resume', {}, p.paused ? { correlation_id: [p.paused.controlId] } : {});
-    if (key === 'status') {
-      const label = `Request status ${p.id}`;
-      const sent = sendTracked(session, label, { kind: 'participant/request-status', to: [p.id], payload: {} });
-      if (sent) onSent(sent, label);
-    }
+    if (key === 'resume') return control('resume', (o) => o.resume(p.id, { pauseId: p.paused?.controlId }));
+    if (key === 'requestStatus') return control('requestStatus', (o) => o.requestStatus(p.id));
   }
 
   const items: MenuItem[] = ORDER.filter((key) => permitted[key] && (p.online || !CONTROLS[key].onlineOnly)).map((key) => ({
@@ -99,9 +99,9 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
     <>
       <MenuButton label={`Controls for ${p.id}`} buttonText="Controls" items={items} />
       {operator && <BudgetDialog participant={p.id} open={dialog === 'budget'} onClose={close} />}
-      <PauseDialog id={p.id} open={dialog === 'pause'} onClose={close} onSubmit={(payload) => control('pause', payload)} />
-      <CompactDialog id={p.id} open={dialog === 'compact'} onClose={close} onSubmit={(payload) => control('compact', payload)} />
-      <ForgetDialog id={p.id} open={dialog === 'forget'} onClose={close} onSubmit={(payload) => control('forget', payload)} />
+      <PauseDialog id={p.id} open={dialog === 'pause'} onClose={close} onSubmit={(payload) => control('pause', (o) => o.pause(p.id, payload))} />
+      <CompactDialog id={p.id} open={dialog === 'compact'} onClose={close} onSubmit={(payload) => control('compact', (o) => o.compact(p.id, payload))} />
+      <ForgetDialog id={p.id} open={dialog === 'forget'} onClose={close} onSubmit={(payload) => control('forget', (o) => o.forget(p.id, payload))} />
       <ConfirmDialog
         {...CONFIRM}
         open={dialog === 'clear'}
@@ -109,7 +109,7 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
         title={`Clear ${p.id}?`}
         description={<>Wipes all of <b>{p.id}</b>’s retained context, scratchpads and working memory. This cannot be undone.</>}
         confirmLabel="Clear"
-        onConfirm={() => control('clear', {})}
+        onConfirm={() => control('clear', (o) => o.clear(p.id))}
       />
       <ConfirmDialog
         {...CONFIRM}
@@ -118,7 +118,7 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
         title={`Restart ${p.id}?`}
         description={<>Returns <b>{p.id}</b> to its baseline: its reasoning is cancelled and its streams close. Grants stay in effect.</>}
         confirmLabel="Restart"
-        onConfirm={() => control('restart', {})}
+        onConfirm={() => control('restart', (o) => o.restart(p.id))}
       />
       <ConfirmDialog
         {...CONFIRM}
@@ -127,13 +127,13 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
         title={`Shut down ${p.id}?`}
         description={<><b>{p.id}</b> stops all activity and the gateway refuses its messages until it rejoins the space.</>}
         confirmLabel="Shut down"
-        onConfirm={() => control('shutdown', {})}
+        onConfirm={() => control('shutdown', (o) => o.shutdown(p.id))}
       />
       <KickDialog
         id={p.id}
         open={dialog === 'kick'}
         onClose={close}
-        onSubmit={(reason) => send('kick', { kind: 'space/kick', to: [p.id], payload: { participant_id: p.id, ...(reason && { reason }) } }, `Kicked ${p.id}`)}
+        onSubmit={(reason) => control('kick', (o) => o.kick({ participant_id: p.id, ...(reason && { reason }) }), `Kicked ${p.id}`)}
       />
     </>
   );
@@ -152,7 +152,7 @@ function Actions({ onCancel, submit, danger = false, disabled = false }: { onCan
   );
 }
 
-function PauseDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: Record<string, unknown>) => void }) {
+function PauseDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: ParticipantPausePayload) => void }) {
   return (
     <Dialog open={open} onClose={onClose} size="small" title={`Pause ${id}`} description="The gateway refuses its messages (except acknowledgements, status and responses) until you resume it.">
       <PauseForm onClose={onClose} onSubmit={onSubmit} />
@@ -160,7 +160,7 @@ function PauseDialog({ id, open, onClose, onSubmit }: { id: string; open: boolea
   );
 }
 
-function PauseForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (payload: Record<string, unknown>) => void }) {
+function PauseForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (payload: ParticipantPausePayload) => void }) {
   const [timeout, setTimeoutText] = useState('');
   const [reason, setReason] = useState('');
   const seconds = optionalCount(timeout);
@@ -181,7 +181,7 @@ function PauseForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (payl
   );
 }
 
-function CompactDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: Record<string, unknown>) => void }) {
+function CompactDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: ParticipantCompactPayload) => void }) {
   return (
     <Dialog open={open} onClose={onClose} size="small" title={`Compact ${id}`} description="Asks it to compact its working memory; it answers with compact-done.">
       <CompactForm onClose={onClose} onSubmit={onSubmit} />
@@ -189,7 +189,7 @@ function CompactDialog({ id, open, onClose, onSubmit }: { id: string; open: bool
   );
 }
 
-function CompactForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (payload: Record<string, unknown>) => void }) {
+function CompactForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (payload: ParticipantCompactPayload) => void }) {
   const [target, setTarget] = useState('');
   const tokens = optionalCount(target);
   const invalid = Number.isNaN(tokens);
@@ -205,7 +205,7 @@ function CompactForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (pa
   );
 }
 
-function ForgetDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: Record<string, unknown>) => void }) {
+function ForgetDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: ParticipantForgetPayload) => void }) {
   return (
     <Dialog open={open} onClose={onClose} size="small" title={`Forget part of ${id}’s context?`} description="Drops cached context from one end of its memory. This cannot be undone.">
       <ForgetForm onClose={onClose} onSubmit={onSubmit} />
@@ -213,7 +213,7 @@ function ForgetDialog({ id, open, onClose, onSubmit }: { id: string; open: boole
   );
 }
 
-function ForgetForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (payload: Record<string, unknown>) => void }) {
+function ForgetForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (payload: ParticipantForgetPayload) => void }) {
   const name = useId();
   const [direction, setDirection] = useState<'oldest' | 'newest'>('oldest');
   const [entries, setEntries] = useState('');

@@ -42,13 +42,7 @@ export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, m
   const cancel = () => {
     setCancelling(true);
     try {
-      participant.send({
-        kind: 'reasoning/cancel',
-        to: [thread.from],
-        context: thread.id,
-        correlation_id: [thread.id],
-        payload: { reason: CANCEL_REASON },
-      });
+      participant.operate.cancelReasoning(thread.from, thread.id, { reason: CANCEL_REASON });
     } catch (error) {
       setCancelling(false);
       toast.error('Could not cancel the reasoning', { description: error instanceof Error ? error.message : String(error) });

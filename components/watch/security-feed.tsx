@@ -68,7 +68,7 @@ function SecurityEventRow({ event }: { event: SecurityEvent }) {
             type="button"
             className={buttonClass.secondary}
             aria-label={`Pause ${event.offender}`}
-            onClick={() => act(`Pause of ${event.offender}`, () => participant.send({ kind: 'participant/pause', to: [event.offender], payload: { reason: `refused: ${event.error}` } }))}
+            onClick={() => act(`Pause of ${event.offender}`, () => participant.operate.pause(event.offender, { reason: `refused: ${event.error}` }))}
           >
             Pause
           </button>
@@ -76,7 +76,7 @@ function SecurityEventRow({ event }: { event: SecurityEvent }) {
             type="button"
             className={buttonClass.danger}
             aria-label={`Kick ${event.offender}`}
-            onClick={() => act(`Kick of ${event.offender}`, () => participant.send({ kind: 'space/kick', payload: { participant_id: event.offender, reason: `refused: ${event.error}` } }))}
+            onClick={() => act(`Kick of ${event.offender}`, () => participant.operate.kick({ participant_id: event.offender, reason: `refused: ${event.error}` }))}
           >
             Kick
           </button>

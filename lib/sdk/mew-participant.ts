@@ -20,6 +20,8 @@ import { EventHub, type Unsubscribe } from './event-hub';
 import { AnsweredRequests } from './answered-requests';
 import { LocalMcpServer, type McpAnswer, type McpFallbackHandler, type McpRequestHandler, type ResourceDefinition, type ToolDefinition } from './local-mcp-server';
 import { McpRequestTracker } from './mcp-request-tracker';
+import { observed } from './observed';
+import { createOperate, OPERATOR_ENVELOPES } from './operate';
 import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange, type Unacknowledged } from './mew-client';
 import { OwnPause, type PauseInfo } from './own-pause';
 import { ParticipantModel, type Peer } from './participant-model';
@@ -35,6 +37,7 @@ import type {
   ParticipantChat,
   ParticipantControls,
   ParticipantDiscovery,
+  ParticipantOperate,
   ParticipantProposals,
   ParticipantReasoning,
   ParticipantStreams,
@@ -140,7 +143,8 @@ const SAMPLE_TOOLS_LIST_REQUEST = { jsonrpc: '2.0', id: 0, ...TOOLS_LIST };
  * the connection's API stays one `client` property away instead of mixing with protocol methods, and neither
  * class can break the other through protected hooks) and adds, by concern: the tools it serves (`tools`), others'
  * tools (`discovery`), proposals (`proposals`), chat and its acknowledgement queue (`chat`), context telemetry
- * (`telemetry`), controls addressed to it (`controls`), reasoning sequences (`reasoning`) and streams (`streams`);
+ * (`telemetry`), controls addressed to it (`controls`), what it does to others as an operator (`operate`), reasoning
+ * sequences (`reasoning`) and streams (`streams`);
  * MCP calls with the proposal fallback (`mcpRequest`) and `sendAndAwait` sit on the participant itself. What it knows
  * of the space comes from the space model's reducers (`ParticipantModel`), the control room's own.
  *
@@ -226,11 +230,18 @@ export class MEWParticipant {
     },
     statusPayload: (status) => this.contextTelemetry.buildStatusPayload(status),
     report: (options = {}) => this.send(this.statusEnvelope(options.status, options.correlationId)),
-    request: (target, fields) => this.send({ kind: 'participant/request-status', to: [target], payload: fields ? { fields } : {} }),
+    request: (target, fields) => this.send(OPERATOR_ENVELOPES.requestStatus(target, fields && { fields })),
   };
 
   /** Controls addressed to me. */
   readonly controls: ParticipantControls = pauseView(this.ownPause);
+
+  /** What I do to others as an operator: grant, revoke, invite, kick, pause, resume, compact, restart, shut down… */
+  readonly operate: ParticipantOperate = createOperate({
+    send: (envelope) => this.send(envelope),
+    awaitReply: (envelopeId, options) => this.awaitReply(envelopeId, options),
+    canSend: (kind, payload) => this.canSend(kind, payload),
+  });
 
   /** Reasoning sequences. */
   readonly reasoning: ParticipantReasoning = { start: (options = {}) => this.startReasoning(options) };
@@ -816,15 +827,6 @@ export class MEWParticipant {
   private reportError(error: unknown): void {
     this.hub.emit('error', error instanceof Error ? error : new Error(String(error)));
   }
-}
-
-/**
- * A decision's outcome is often not awaited (the decider watches the space instead): mark it handled so a refusal
- * or timeout nobody asked about is not an unhandled rejection, while whoever awaits it still gets the error.
- */
-function observed<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined);
-  return promise;
 }
 
 /** `mcp/withdraw` of my proposal (the correlation is how the gateway and everyone know which). */

@@ -1,4 +1,23 @@
-import type { Envelope, ParticipantStatusPayload, RuleRef, StreamData, StreamRequestPayload } from '../protocol';
+import type {
+  CapabilityGrantPayload,
+  CapabilityRevokePayload,
+  Envelope,
+  Kind,
+  ParticipantClearPayload,
+  ParticipantCompactPayload,
+  ParticipantForgetPayload,
+  ParticipantPausePayload,
+  ParticipantRequestStatusPayload,
+  ParticipantRestartPayload,
+  ParticipantShutdownPayload,
+  ParticipantStatusPayload,
+  ReasoningCancelPayload,
+  RuleRef,
+  SpaceInvitePayload,
+  SpaceKickPayload,
+  StreamData,
+  StreamRequestPayload,
+} from '../protocol';
 import type { ContextUsage } from './context-telemetry';
 import type { Unsubscribe } from './event-hub';
 import type { McpRequestHandler, ResourceDefinition, ToolDefinition } from './local-mcp-server';
@@ -130,7 +149,7 @@ export interface ParticipantTelemetry {
   statusPayload(status?: string): ParticipantStatusPayload;
   /** Broadcasts my status, optionally correlated to what asked for it. */
   report(options?: { status?: string; correlationId?: string[] }): SentEnvelope;
-  /** Asks another participant for its status (`participant/request-status`). */
+  /** Asks another participant for its status (`participant/request-status`), as `operate.requestStatus` does. */
   request(target: string, fields?: string[]): SentEnvelope;
 }
 
@@ -139,6 +158,148 @@ export interface ParticipantControls {
   /** My current pause, if any (sends other than the exempt kinds fail at once while it lasts). */
   readonly pause: PauseInfo | undefined;
 }
+
+/** An operator action sent (`participant.operate`): the envelope and whether the gateway took it. */
+export interface Operation<K extends Kind = Kind> {
+  /** As sent; its id is what the echo, a refusal, replies and the audit log correlate to. */
+  envelope: SentEnvelope;
+  /**
+   * Resolves with my echo once the gateway accepted and routed it; rejects with its refusal (`GatewayRefusalError`:
+   * `capability_violation`, `grant_exceeds_own_capabilities`, `unknown_participant`…), `RequestTimeoutError`,
+   * `UnacknowledgedSendError` or `ConnectionClosedError`. Already marked handled: nobody has to await it.
+   */
+  accepted: Promise<Envelope<K>>;
+}
+
+/** An operator action answered with an ack: a grant (the recipient's `capability/grant-ack`), an invite (the gateway's `space/invite-ack`). */
+export interface AcknowledgedOperation<K extends Kind, A extends Kind> extends Operation<K> {
+  /** The ack correlated to it (its `status` may still say `rejected`); rejects like `accepted`. Marked handled too. */
+  ack: Promise<Envelope<A>>;
+}
+
+/** More of an operator action. */
+export interface OperateOptions {
+  /** How long `accepted` (and `ack`) wait. @default OPERATION_TIMEOUT_MS */
+  timeoutMs?: number;
+}
+
+/**
+ * What an operator does to others (spec §3.6 capabilities and space management, §3.9 participant controls, §3.5.5
+ * cancelling reasoning): each method builds the one envelope for it, sends it (a pause of mine refuses it at once,
+ * like `send`) and follows what the gateway makes of it. Nothing is refused locally: the gateway decides, and its
+ * refusal rejects `accepted`; ask `allows` first to offer only what would pass.
+ */
+export interface ParticipantOperate {
+  /**
+   * Whether my capabilities (the gateway's matcher) allow this call: the envelope it would send, kind and payload.
+   *
+   * @example
+   * participant.operate.allows('pause', 'agent'); // may I pause agent?
+   * participant.operate.allows('grant', { recipient: 'agent', capabilities: [{ kind: 'chat' }] });
+   */
+  allows<A extends OperatorAction>(action: A, ...args: OperateArgs<A>): boolean;
+  /**
+   * `capability/grant` to `payload.recipient`; I must hold every capability I grant. The grant's id (`envelope.id`)
+   * is what a revoke by `grant_id` names. `ack` is the recipient's `capability/grant-ack`.
+   *
+   * @example
+   * const { accepted } = participant.operate.grant({ recipient: 'agent', capabilities: [{ kind: 'chat' }], reason: 'needs to talk' });
+   * await accepted; // or GatewayRefusalError 'grant_exceeds_own_capabilities'
+   */
+  grant(payload: CapabilityGrantPayload, options?: OperateOptions): AcknowledgedOperation<'capability/grant', 'capability/grant-ack'>;
+  /**
+   * `capability/revoke` to `payload.recipient`, by `grant_id` or by pattern (every granted capability it covers).
+   *
+   * @example
+   * participant.operate.revoke({ recipient: 'agent', grant_id: grant.envelope.id });
+   */
+  revoke(payload: CapabilityRevokePayload, options?: OperateOptions): Operation<'capability/revoke'>;
+  /**
+   * `space/invite`; the gateway answers me alone with `space/invite-ack` (`ack`), which carries the minted token.
+   *
+   * @example
+   * const { ack } = participant.operate.invite({ participant_id: 'guest', initial_capabilities: [{ kind: 'chat' }] });
+   * const { token, connection_url } = (await ack).payload;
+   */
+  invite(payload: SpaceInvitePayload, options?: OperateOptions): AcknowledgedOperation<'space/invite', 'space/invite-ack'>;
+  /**
+   * `space/kick` (to the participant it names): the gateway disconnects it and revokes its tokens.
+   *
+   * @example
+   * participant.operate.kick({ participant_id: 'mallory', reason: 'spam' });
+   */
+  kick(payload: SpaceKickPayload, options?: OperateOptions): Operation<'space/kick'>;
+  /**
+   * `participant/pause` to `target`: the gateway refuses its envelopes (but acknowledgements, status, responses)
+   * until a resume or `timeout_seconds`.
+   *
+   * @example
+   * participant.operate.pause('agent', { reason: 'rate_limit', timeout_seconds: 60 });
+   */
+  pause(target: string, payload?: ParticipantPausePayload, options?: OperateOptions): Operation<'participant/pause'>;
+  /**
+   * `participant/resume` to `target`, correlated to the pause it lifts when `pauseId` is given.
+   *
+   * @example
+   * participant.operate.resume('agent', { pauseId: pause.envelope.id });
+   */
+  resume(target: string, options?: OperateOptions & { pauseId?: string }): Operation<'participant/resume'>;
+  /**
+   * `participant/request-status` to `target`; it answers with a `participant/status` correlated to this envelope.
+   *
+   * @example
+   * participant.operate.requestStatus('agent', { fields: ['tokens'] });
+   */
+  requestStatus(target: string, payload?: ParticipantRequestStatusPayload, options?: OperateOptions): Operation<'participant/request-status'>;
+  /**
+   * `participant/forget` to `target`: drop cached context from one end.
+   *
+   * @example
+   * participant.operate.forget('agent', { direction: 'oldest', entries: 10 });
+   */
+  forget(target: string, payload: ParticipantForgetPayload, options?: OperateOptions): Operation<'participant/forget'>;
+  /**
+   * `participant/compact` to `target`; it answers with `participant/compact-done`.
+   *
+   * @example
+   * participant.operate.compact('agent', { reason: 'operator_request', target_tokens: 4000 });
+   */
+  compact(target: string, payload?: ParticipantCompactPayload, options?: OperateOptions): Operation<'participant/compact'>;
+  /**
+   * `participant/clear` to `target`: wipe all its context.
+   *
+   * @example
+   * participant.operate.clear('agent');
+   */
+  clear(target: string, payload?: ParticipantClearPayload, options?: OperateOptions): Operation<'participant/clear'>;
+  /**
+   * `participant/restart` to `target`: back to its baseline (grants stay).
+   *
+   * @example
+   * participant.operate.restart('agent');
+   */
+  restart(target: string, payload?: ParticipantRestartPayload, options?: OperateOptions): Operation<'participant/restart'>;
+  /**
+   * `participant/shutdown` to `target`: the gateway refuses its envelopes until it rejoins.
+   *
+   * @example
+   * participant.operate.shutdown('agent');
+   */
+  shutdown(target: string, payload?: ParticipantShutdownPayload, options?: OperateOptions): Operation<'participant/shutdown'>;
+  /**
+   * `reasoning/cancel` of another's reasoning sequence (`context` and `correlation_id` name its `reasoning/start`).
+   *
+   * @example
+   * participant.operate.cancelReasoning(thread.from, thread.id, { reason: 'cancelled by human' });
+   */
+  cancelReasoning(owner: string, reasoningId: string, payload?: ReasoningCancelPayload, options?: OperateOptions): Operation<'reasoning/cancel'>;
+}
+
+/** Every operator action of `participant.operate`. */
+export type OperatorAction = Exclude<keyof ParticipantOperate, 'allows'>;
+
+/** The arguments of the operator action `A` (what `allows` takes to ask about that very call). */
+export type OperateArgs<A extends OperatorAction> = Parameters<ParticipantOperate[A]>;
 
 /** Reasoning sequences I think out loud in (spec §3.5). */
 export interface ParticipantReasoning {
