@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createGatewayServer, DATABASE_FILE, gatewayEnv, PersistenceError, SettingsError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
-import { superviseSpace, type SpaceSupervision } from '../lib/automation/space-supervision';
-import { participantToken, SpaceLauncher } from '../lib/launcher/space-launcher';
+import { superviseGatewaySpaces } from '../lib/automation/space-supervision';
+import { SpaceLauncher } from '../lib/launcher/space-launcher';
 import { demoSettings, reportCrash, startSpaceProcesses } from '../lib/launcher/space-processes';
 import type { EnvelopeLogObserver } from '../lib/launcher/envelope-log-observer';
 import { listenOrExit } from './listen-or-exit';
@@ -49,32 +49,15 @@ export async function runGatewayServer(
     observers.push(...startSpaceProcesses({ config, space, launcher, gatewayUrl: `ws://${base}/ws`, dataDir: env.dataDir, ...demo, print: (line) => console.log(line) }));
   }
 
-  // Each space that names a supervisor gets one applying its approval rules, recompiled whenever they change.
-  const supervisors = new Map<string, SpaceSupervision>();
-  for (const config of gatewayServer.configs) {
-    const supervisorId = config.supervisor;
-    const space = gatewayServer.gateway.spaces.get(config.id);
-    const token = supervisorId && space && participantToken(config, space, supervisorId);
-    if (!token) continue;
-    supervisors.set(
-      config.id,
-      superviseSpace({
-        gatewayUrl: `ws://${base}/ws`,
-        config,
-        token,
-        records: gatewayServer.rules(config.id),
-        audit: gatewayServer.audit,
-        log: (line) => console.error(`[${config.id}/${supervisorId}] ${line}`),
-      }),
-    );
-    console.log(`  ${config.id}/${supervisorId}: applies the space's approval rules`);
-  }
-  gatewayServer.onRulesChanged((space) => supervisors.get(space)?.reload());
+  // Every space gets a supervisor applying its approval rules, recompiled whenever they change (unless its config
+  // turns it off: `automation.supervisor: false`).
+  const supervisors = superviseGatewaySpaces(gatewayServer, `ws://${base}/ws`, (space, participant, line) => console.error(`[${space}/${participant}] ${line}`));
+  for (const [space, { participant }] of supervisors.spaces) console.log(`  ${space}/${participant}: applies the space's approval rules`);
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       void (async () => {
-        for (const supervisor of supervisors.values()) supervisor.stop();
+        supervisors.stop();
         await Promise.all(observers.map((observer) => observer.stop()));
         await launcher.stopAll();
         await gatewayServer.close();

@@ -4,6 +4,8 @@ import { useMemo, useRef } from 'react';
 import { toast } from 'sonner';
 import { useSpaceSession } from '@/components/session/space-session';
 import { BoundedMap } from '@/lib/collections';
+import { isDangerousRisk } from '@/lib/protocol';
+import type { CapabilityGrantPayload } from '@/lib/protocol';
 import type { MEWParticipant } from '@/lib/sdk/mew-participant';
 import { GatewayRefusalError } from '@/lib/sdk/sdk-errors';
 import type { GrantState, Proposal, SpaceState } from '@/lib/store';
@@ -16,7 +18,7 @@ const TRACKED_CAP = 500;
 
 /** Every tool risk that calls for the extra confirmation step on a plain Approve. */
 export function needsConfirmation(p: Proposal): boolean {
-  return p.risk?.confirmation_required === true || p.risk?.risk_level === 'dangerous';
+  return isDangerousRisk(p.risk);
 }
 
 /**
@@ -35,7 +37,7 @@ function fulfilment(p: Proposal, params: unknown) {
   return { jsonrpc: '2.0' as const, id: 0, method: p.method, ...(params !== undefined && { params: params as Record<string, unknown> }) };
 }
 
-function grantPayload(p: Proposal) {
+function grantPayload(p: Proposal): CapabilityGrantPayload {
   return {
     recipient: p.proposer,
     capabilities: [{ kind: 'mcp/request', payload: { method: 'tools/call', params: { name: p.toolName! } } }],
@@ -55,18 +57,15 @@ export function approveBlocker(participant: MEWParticipant, s: SpaceState, p: Pr
 export function grantBlocker(participant: MEWParticipant, s: SpaceState, p: Proposal): Blocker {
   if (p.method !== 'tools/call' || !p.toolName) return 'only tool calls can be always allowed';
   if (p.proposer === s.connection.me) return 'it is your own proposal';
-  if (!participant.canSend('capability/grant', grantPayload(p))) return 'your capabilities do not allow granting this';
+  if (!participant.operate.allows('grant', grantPayload(p))) return 'your capabilities do not allow granting this';
   return approveBlocker(participant, s, p);
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** How long to wait for the gateway to accept a grant or revoke before nobody is waiting for the answer. */
-const ACCEPT_TIMEOUT_MS = 120_000;
-
 /**
- * The approver's actions, decided through the SDK (`proposals.fulfil` / `proposals.reject`, `sendAndAwait` for
- * grants and revokes), which knows every proposal the client saw, caught-up ones included. Each outcome is a toast.
+ * The approver's actions, decided through the SDK (`proposals.fulfil` / `proposals.reject`, `operate.grant` /
+ * `operate.revoke`), which knows every proposal the client saw, caught-up ones included. Each outcome is a toast.
  * A decision is sent once: until the gateway refuses it, a second click or key press on the same proposal (before
  * its echo moves it out of `pending`) sends nothing, so a tool never runs twice by accident. A gateway refusal
  * becomes a toast naming what was refused, keyed by the refusal's envelope id like the page-wide error toasts, so
@@ -161,8 +160,8 @@ export function useProposalActions() {
         return attempt(() => {
           const blocker = grantBlocker(participant, store.getState(), p);
           if (blocker) throw new Error(`Cannot always allow ${p.toolName ?? p.method}: ${blocker}`);
-          const { reply } = participant.sendAndAwait({ kind: 'capability/grant', to: [p.proposer], payload: grantPayload(p) }, { replyKinds: [], timeoutMs: ACCEPT_TIMEOUT_MS });
-          reply.catch(onRefusal(`Always allowing ${p.toolName}`, [], decided.current));
+          const { accepted } = participant.operate.grant(grantPayload(p));
+          accepted.catch(onRefusal(`Always allowing ${p.toolName}`, [], decided.current));
           const to = sendFulfilment(p, p.params);
           toast.success(`Approved — sent to ${to.join(', ')}`, { description: `${p.proposer} may now call ${p.toolName} directly` });
         });
@@ -173,10 +172,10 @@ export function useProposalActions() {
         if (revoked.current.has(grant.id)) return false;
         return attempt(() => {
           const payload = { recipient: grant.recipient, grant_id: grant.id, reason: 'Revoked from the proposal queue' };
-          if (!participant.canSend('capability/revoke', payload)) throw new Error('Your capabilities do not allow revoking grants');
-          const { reply } = participant.sendAndAwait({ kind: 'capability/revoke', to: [grant.recipient], payload }, { replyKinds: [], timeoutMs: ACCEPT_TIMEOUT_MS });
+          if (!participant.operate.allows('revoke', payload)) throw new Error('Your capabilities do not allow revoking grants');
+          const { accepted } = participant.operate.revoke(payload);
           revoked.current.set(grant.id, true);
-          reply.catch(onRefusal(`Revoking ${tools.join(', ')}`, [grant.id], revoked.current));
+          accepted.catch(onRefusal(`Revoking ${tools.join(', ')}`, [grant.id], revoked.current));
           toast(`Revoked — ${grant.recipient} must propose ${tools.join(', ')} again`);
         });
       },

@@ -22,7 +22,7 @@ interface RulesView {
   /** Whether I may read and change rules (an operator); others see no entry. */
   mayManage: boolean;
   rules: readonly RuleRecord[];
-  /** The participant that applies them, or null when the space has none (then rules decide nothing). */
+  /** The participant that applies them, or null when the space's config turns the supervisor off (then the API refuses rules). */
   supervisor: string | null | undefined;
   open(target?: RulesTarget): void;
   create(input: ApprovalRuleInput): Promise<ApprovalRule>;

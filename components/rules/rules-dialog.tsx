@@ -47,7 +47,7 @@ function RulesPanel({ target }: { target: RulesTarget }) {
       <section aria-label="Rules" className="flex min-w-0 flex-col gap-2">
         {supervisor === null && (
           <p role="alert" className="rounded border border-amber-800 bg-amber-950/40 px-2 py-1 text-xs text-amber-200">
-            This space names no rule supervisor (<span className="font-mono">automation.supervisor</span> in its config): rules are kept but decide nothing.
+            This space&apos;s config turns the rule supervisor off (<span className="font-mono">automation.supervisor: false</span>): nothing would apply a rule, so none can be created or changed here.
           </p>
         )}
         <div className="flex items-center justify-between">

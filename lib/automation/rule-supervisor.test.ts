@@ -54,6 +54,14 @@ describe('RuleSupervisor', () => {
     const tools = participants.create('tools', { autoDiscovery: false });
     tools.tools.register({ name: 'note_down', security: { risk_level: 'moderate' }, execute: ({ text }) => (calls.push(String(text)), `Noted: ${String(text)}`) });
     tools.tools.register({ name: 'wipe', security: { risk_level: 'dangerous', confirmation_required: true }, execute: () => (calls.push('wipe'), 'wiped') });
+    // Tools that declare MCP annotations and no MGP security, as most MCP servers' tools do.
+    for (const [name, annotations] of [
+      ['peek', { readOnlyHint: true }],
+      ['tidy', { readOnlyHint: false, destructiveHint: false }],
+      ['shred', { readOnlyHint: false, destructiveHint: true }],
+    ] as const) {
+      tools.tools.register({ name, annotations, execute: ({ text }) => (calls.push(`${name} ${String(text)}`), `${name}: ${String(text)}`) });
+    }
     await tools.connect();
     rules = [];
     decisions.length = 0;
@@ -98,6 +106,19 @@ describe('RuleSupervisor', () => {
     expect(calls).toEqual([]);
     agent.disconnect();
     await dangerous.catch(() => undefined);
+  });
+
+  it('weighs a tool that declares only MCP annotations as the bridge does: an ordinary approve rule approves read-only and non-destructive ones, not destructive ones', async () => {
+    rules.push(rule({ name: 'agent, nothing dangerous', decision: 'approve', match: { proposer: 'agent' } }));
+    supervisor.reload();
+    expect(await propose('peek', 'a')).toMatchObject({ content: [{ text: 'peek: a' }] });
+    expect(await propose('tidy', 'b')).toMatchObject({ content: [{ text: 'tidy: b' }] });
+    const shredding = propose('shred', 'c');
+    await expect.poll(() => decisions.length).toBe(3);
+    expect(decisions.at(-1)?.decision).toBe('none'); // dangerous and confirm-first, from destructiveHint
+    expect(calls).toEqual(['peek a', 'tidy b']);
+    agent.disconnect();
+    await shredding.catch(() => undefined);
   });
 
   it('applies new rules to proposals already waiting', async () => {

@@ -1,9 +1,9 @@
 import { BoundedMap } from '../collections/bounded-map';
-import { withRuleRef, type RuleRef } from '../protocol';
+import { withRuleRef, type RuleRef, type ToolSecurity } from '../protocol';
 import { MEWParticipant, type MEWParticipantOptions } from '../sdk/mew-participant';
 import type { Proposal } from '../sdk/model/proposals-slice';
 import type { ApprovalRule, ProposalTimeout, RuleEventType, TimeoutPolicy } from '../rules/approval-rule';
-import { RuleEngine, type ProposalRisk, type RuleOutcome } from '../rules/rule-engine';
+import { RuleEngine, riskForRules, type RuleOutcome } from '../rules/rule-engine';
 import { proposalFacts } from '../rules/rule-shape';
 
 /** Proposals whose shadow approvals the supervisor remembers, the oldest forgotten first. */
@@ -31,10 +31,12 @@ const describeRule = (rule: ApprovalRule) => `rule "${rule.name}" (v${rule.versi
  * like anyone (its capabilities are the config's: fulfilling and rejecting proposals, nothing else). Each pending
  * proposal is decided the moment it arrives: fulfilled when an approve rule wins, rejected with the rule's reason
  * (and a chat naming the rule) when a reject rule wins, left to humans otherwise; each decision names its rule
- * (`withRuleRef`), so cards and the audit say which rule and version decided. A tool's MGP risk comes from the
- * target's `tools/list`; when it cannot be read the tool counts as dangerous, so no rule approves it unseen.
- * A proposal left to humans gets the timeout of its `ask` rule or of its risk level: rejected (`timeout`) or
- * escalated (a chat correlated to it that marks it urgent) when nobody decides in time.
+ * (`withRuleRef`), so cards and the audit say which rule and version decided. A tool's risk is read from the
+ * target's `tools/list` by the one tool-risk function (`toolRisk`: MGP `security`, else MCP annotations, as the
+ * bridge and the control room read it); when the tool declares none or cannot be listed it counts as dangerous
+ * (`riskForRules`), so no rule approves it unseen. A proposal left to humans gets the timeout of its `ask` rule or
+ * of its risk level (`default` when undeclared): rejected (`timeout`) or escalated (a chat correlated to it that
+ * marks it urgent) when nobody decides in time.
  *
  * @example
  * const supervisor = new RuleSupervisor({ gateway, space: 'demo', token, rules: () => records.list() });
@@ -46,14 +48,26 @@ export class RuleSupervisor {
   /** Shadow approve rules per proposal: if a human rejects it, those rules are flagged. */
   private readonly shadowApprovals = new BoundedMap<string, ApprovalRule[]>(REMEMBERED_PROPOSALS);
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Proposals being decided now: one decision at a time per proposal, so a reload never sends a second. */
+  private readonly deciding = new Set<string>();
+  /**
+   * Set by the first welcome. Until then proposals are only recorded (a catch-up from history replays them, and
+   * what became of them arrives later in the same catch-up); the welcome then decides what is still pending.
+   */
+  private joined = false;
 
   constructor(private readonly options: RuleSupervisorOptions) {
     const { rules, timeouts: _timeouts, onDecision: _onDecision, onRuleEvent: _onRuleEvent, onParticipantLeft, log: _log, ...participant } = options;
     this.engine = new RuleEngine(rules());
     this.participant = new MEWParticipant({ ...participant, autoDiscovery: false });
     this.participant.on('proposal', (proposal) => {
-      if (proposal.state === 'pending') void this.decide(proposal);
-      else this.settled(proposal);
+      if (proposal.state !== 'pending') this.settled(proposal);
+      else if (this.joined) void this.decide(proposal);
+    });
+    this.participant.client.on('welcome', () => {
+      if (this.joined) return;
+      this.joined = true;
+      this.reload();
     });
     if (onParticipantLeft) this.participant.on('participant-leave', ({ id }) => onParticipantLeft(id));
   }
@@ -75,11 +89,22 @@ export class RuleSupervisor {
   }
 
   private async decide(proposal: Proposal): Promise<void> {
+    if (this.deciding.has(proposal.id)) return;
+    this.deciding.add(proposal.id);
+    try {
+      await this.decideOnce(proposal);
+    } finally {
+      this.deciding.delete(proposal.id);
+    }
+  }
+
+  private async decideOnce(proposal: Proposal): Promise<void> {
     const facts = proposalFacts(proposal);
-    const engine = this.engine;
     // A tool call's risk decides whether an approve rule may act (and which timeout applies); other methods carry none.
     const risk = proposal.toolName === undefined ? undefined : await this.riskOf(proposal);
-    const outcome = engine.size === 0 ? { decision: 'none' as const, shadow: [] } : engine.decide(facts, Date.now(), risk);
+    // The rules as they are now (a reload while the risk was read counts).
+    const engine = this.engine;
+    const outcome = engine.size === 0 ? { decision: 'none' as const, shadow: [] } : engine.decide(facts, Date.now(), riskForRules(proposal.toolName, risk));
     const { rule } = outcome;
     const decision = outcome.decision === 'approve' || outcome.decision === 'reject' ? outcome.decision : undefined;
     const decided = rule !== undefined && decision !== undefined && this.participant.proposals.get(proposal.id)?.state === 'pending';
@@ -128,7 +153,7 @@ export class RuleSupervisor {
     for (const rule of shadow) this.options.onRuleEvent?.(rule, 'shadow_conflict', proposal);
   }
 
-  private timeoutFor(risk: ProposalRisk | undefined): ProposalTimeout | undefined {
+  private timeoutFor(risk: ToolSecurity | undefined): ProposalTimeout | undefined {
     const policy = this.options.timeouts;
     if (!policy) return undefined;
     const level = risk?.risk_level;
@@ -157,18 +182,18 @@ export class RuleSupervisor {
   }
 
   /**
-   * The target tool's MGP risk, as the proposal shows it or from the target's `tools/list` (discovered once, then
-   * cached); a tool that declares none, or cannot be listed, counts as dangerous.
+   * The target tool's risk, as the proposal shows it or from the target's `tools/list` (discovered once, then
+   * cached), both read by `toolRisk`; undefined when the tool declares none or cannot be listed.
    */
-  private async riskOf(proposal: Proposal): Promise<ProposalRisk> {
+  private async riskOf(proposal: Proposal): Promise<ToolSecurity | undefined> {
     const target = proposal.targets[0];
     if (proposal.risk) return proposal.risk;
-    if (!target) return { risk_level: 'dangerous' };
+    if (!target) return undefined;
     try {
       const tools = await this.participant.discovery.discover(target);
-      return tools.find((tool) => tool.name === proposal.toolName)?.security ?? { risk_level: 'dangerous' };
+      return tools.find((tool) => tool.name === proposal.toolName)?.security;
     } catch {
-      return { risk_level: 'dangerous' };
+      return undefined;
     }
   }
 }

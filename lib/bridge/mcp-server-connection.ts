@@ -1,11 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError as SdkMcpError, ToolListChangedNotificationSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { toolSecuritySchema, type ToolSecurity } from '../protocol';
+import { toolRisk } from '../protocol';
 import type { JsonRpcError, McpAnswer } from '../sdk/local-mcp-server';
 import { JSONRPC_ERROR_CODES } from '../sdk/local-mcp-server';
-import { SupervisedProcess, type Backoff, type ProcessStatus } from '../launcher/supervised-process';
-import { securityFromAnnotations, type ToolAnnotations } from './annotation-security';
+import { SupervisedProcess, type ProcessStatus, type RestartBackoff } from '../launcher/supervised-process';
 import {
   FORWARD_TIMEOUT_MS,
   INITIALIZE_TIMEOUT_MS,
@@ -49,7 +48,7 @@ export interface McpServerConnectionOptions {
   onChange?(status: McpServerStatus): void;
   /** Told when the server's tools changed (a new list after `notifications/tools/list_changed` or a restart). */
   onToolsChanged?(): void;
-  backoff?: Partial<Backoff>;
+  backoff?: Partial<RestartBackoff>;
   /** @default INITIALIZE_TIMEOUT_MS */
   initializeTimeoutMs?: number;
   /** @default FORWARD_TIMEOUT_MS */
@@ -271,11 +270,15 @@ export class McpServerConnection {
   }
 }
 
-/** A tool as the space sees it: the server's own MGP `security` when it declares one, else risk from its annotations. */
-function withSecurity(tool: ListedTool): ListedTool & { security: ToolSecurity } {
-  const declared = toolSecuritySchema.safeParse(tool.security);
-  if (declared.success && declared.data.risk_level !== undefined) return { ...tool, security: declared.data };
-  return { ...tool, security: securityFromAnnotations(tool.annotations as ToolAnnotations | undefined) };
+/**
+ * A tool as the space sees it: the server's own MGP `security` when it declares one, else the risk its MCP
+ * annotations map to (`toolRisk`, the one reading every participant makes), else as the server listed it (undeclared).
+ */
+function withSecurity(tool: ListedTool): ListedTool {
+  const risk = toolRisk(tool);
+  if (!risk || risk.source === 'security') return tool;
+  const { source: _source, ...security } = risk;
+  return { ...tool, security };
 }
 
 /** The MGP extensions both sides speak, from the raw `initialize` result; undefined for a plain MCP server. */

@@ -235,8 +235,8 @@ describe('cluster mode over HTTP', () => {
     const garbled = await fetch(other.httpUrl('/api/spaces/%E0%A4%A/audit'), { headers: auth });
     expect(garbled.status).toBe(400);
     expect(((await garbled.json()) as { error: string }).error).toBe('invalid_request');
-    // Config tokens are not minted; the admin token is, by the first owner, and kept in Redis.
-    expect(await readClusterTokens(redis.url, 's1')).toEqual({ participants: {}, admin: expect.stringMatching(/^[\w-]{43}$/) });
+    // Config tokens are not minted; the admin token and the implicit rule supervisor's are, by the first owner, and kept in Redis.
+    expect(await readClusterTokens(redis.url, 's1')).toEqual({ participants: { rules: expect.stringMatching(/^[\w-]{43}$/) }, admin: expect.stringMatching(/^[\w-]{43}$/) });
     await expect(readClusterTokens(redis.url, 'nowhere')).rejects.toThrow(/no records of space "nowhere"/);
     // Served by the owner too; these nodes are not given anything to launch.
     const processes = await fetch(other.httpUrl('/api/spaces/s1/processes'), { headers: auth });
@@ -372,5 +372,35 @@ describe('cluster mode: approval rules', () => {
     expect(JSON.stringify(await note('second'))).toContain('Noted: second');
     const { rules } = (await (await api('')).json()) as { rules: { name: string; hits: number }[] };
     expect(rules).toMatchObject([{ name: 'agent notes', hits: 2 }]);
+  }, 30_000);
+
+  it('runs a supervisor in a space whose config names none (the implicit one, on the owner), and refuses rules where the config turns it off', async () => {
+    const plain = spaceConfig('plain', { lead: ALL, agent: [{ kind: ['mcp/proposal', 'mcp/withdraw', 'chat'] }], tools: [{ kind: 'mcp/response' }] });
+    const manual = spaceConfig('manual', { lead: ALL }, { automation: { supervisor: false } });
+    for (const id of ['n0', 'n1']) nodes.push(await startNode(redis.url, id, [plain, manual]));
+    const { owner, other: survivor } = ownerAndOther(nodes, 'plain');
+    const connect = async (id: string) => {
+      const participant = new MEWParticipant({ gateway: survivor.wsUrl(), space: 'plain', token: tokenOf(id), autoDiscovery: false });
+      participants.push(participant);
+      if (id === 'tools') participant.tools.register({ name: 'peek', annotations: { readOnlyHint: true }, execute: ({ text }) => `Peeked: ${String(text)}` });
+      await participant.connect();
+      return participant;
+    };
+    await connect('tools');
+    const agent = await connect('agent');
+    const api = (space: string, init: RequestInit = {}) =>
+      fetch(survivor.httpUrl(`/api/spaces/${space}/rules`), { ...init, headers: { Authorization: `Bearer ${tokenOf('lead')}`, 'Content-Type': 'application/json' } });
+    const rule = { name: 'agent peeks', decision: 'approve', match: { proposer: 'agent' } };
+    expect((await api('plain', { method: 'POST', body: JSON.stringify(rule) })).status).toBe(201);
+    const peek = (text: string) => agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'peek', arguments: { text } } }, 10_000);
+    expect(JSON.stringify(await peek('first'))).toContain('Peeked: first');
+    // The next owner's supervisor joins with the same minted token.
+    nodes.splice(nodes.indexOf(owner), 1);
+    await owner.node.close();
+    await expect.poll(() => survivor.node.ownedSpaces, { timeout: 5_000 }).toContain('plain');
+    expect(JSON.stringify(await peek('second'))).toContain('Peeked: second');
+
+    const refused = await api('manual', { method: 'POST', body: JSON.stringify(rule) });
+    expect([refused.status, (await refused.json()).error]).toEqual([409, 'no_rule_supervisor']);
   }, 30_000);
 });

@@ -83,7 +83,7 @@ export class SpaceOwner {
   private ended = false;
   /** The space's HTTP endpoints (spec §5.3 messages, the admin API, audit, budgets, rules), for requests that reach this owner. */
   readonly http: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
-  /** The space's rule supervisor, run by its owner (config `automation.supervisor`). */
+  /** The space's rule supervisor, run by its owner (unless its config turns it off: `automation.supervisor: false`). */
   private supervision?: SpaceSupervision;
   /** The space's processes (launched participants, demo agents, observers), run by its owner. */
   private launches?: OwnerLaunches;
@@ -182,20 +182,17 @@ export class SpaceOwner {
     return owner;
   }
 
-  /** Runs the space's rule supervisor here, joining through this node, when the config names one with a token. */
+  /** Runs the space's rule supervisor here, joining through this node, as a single process does (`superviseSpace`). */
   private supervise(rules: RuleRecords, audit: AuditSink): void {
     const { config } = this.options;
-    const id = config.supervisor;
-    const token = id && (config.participants.find((p) => p.id === id)?.tokens?.[0] ?? this.space.services.records.mintedTokens()[id]);
-    if (!token) return;
     this.supervision = superviseSpace({
       gatewayUrl: this.options.gatewayUrl,
       config,
-      token,
+      space: this.space,
       records: rules,
       audit,
       present: (participant) => this.space.participants.get(participant)?.online === true,
-      log: (line) => console.error(`[${config.id}/${id}] ${line}`),
+      log: (line) => console.error(`[${config.id}/${this.space.supervisor}] ${line}`),
     });
   }
 

@@ -58,8 +58,11 @@ export interface GatewayServer {
   useProcesses(control: ProcessControl): void;
   /** A space's approval rules, as stored. */
   rules(space: string): RuleRecords;
-  /** Told when a space's rules change through the API; returns the way to stop listening. */
-  onRulesChanged(listener: (space: string) => void): () => void;
+  /**
+   * Told when a space's rules change through the API; returns the way to stop listening. The API answers once
+   * what the listener returns has settled (a few seconds at most): a supervisor applying the change.
+   */
+  onRulesChanged(listener: (space: string) => void | Promise<unknown>): () => void;
   close(): Promise<void>;
 }
 
@@ -92,12 +95,12 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     throw e;
   }
   let processes: ProcessControl | undefined;
-  const rulesListeners = new Set<(space: string) => void>();
+  const rulesListeners = new Set<(space: string) => void | Promise<unknown>>();
   const http = createHttpApi(gateway, [
     createAuditRoute(gateway, audit),
     createBudgetRoute(gateway),
     createProcessRoute(gateway, audit, () => processes),
-    createRulesRoute(gateway, (space) => new RuleRecords(database, space), audit, (space) => rulesListeners.forEach((listener) => listener(space))),
+    createRulesRoute(gateway, (space) => new RuleRecords(database, space), audit, (space) => Promise.all([...rulesListeners].map((listener) => listener(space)))),
     ...notifications.routes,
   ]);
   const ws = createWsTransport(localSessions(gateway), history);

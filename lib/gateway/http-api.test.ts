@@ -22,7 +22,8 @@ describe('gateway HTTP API', () => {
     await joinAs(gw, tokenOf('alice'), 'space=http');
     const res = await fetch(gw.httpUrl(path));
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: 'ok', spaces: [{ id: 'http', participants: 2, connected: 1 }] });
+    // alice, bob and the rule supervisor the gateway adds (the config names none).
+    expect(await res.json()).toMatchObject({ status: 'ok', spaces: [{ id: 'http', participants: 3, connected: 1 }] });
   });
 
   it('injects an envelope through the same pipeline and routes it to connected participants', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpaceConfig, parseSpaceConfig, SpaceConfigError } from './space-config';
+import { IMPLICIT_SUPERVISOR_ID, loadSpaceConfig, parseSpaceConfig, SpaceConfigError, SUPERVISOR_CAPABILITIES } from './space-config';
 
 const dir = mkdtempSync(join(tmpdir(), 'mew-config-'));
 function file(name: string, text: string): string {
@@ -10,6 +10,8 @@ function file(name: string, text: string): string {
   writeFileSync(path, text);
   return path;
 }
+
+const IMPLICIT_SUPERVISOR = { id: IMPLICIT_SUPERVISOR_ID, capabilities: SUPERVISOR_CAPABILITIES, routing: 'broadcast', description: expect.any(String) };
 
 describe('space config', () => {
   it('loads the space.yaml layout, normalising MCPx string capabilities and applying defaults', () => {
@@ -32,12 +34,35 @@ limits: {max_frame_bytes: 2048}
     expect(config.participants).toEqual([
       { id: 'lead', tokens: ['lead-token-0123456789'], capabilities: [{ kind: 'mcp/request', payload: { method: 'tools/*' } }, { kind: 'chat' }], routing: 'broadcast' },
       { id: 'guest', tokens: ['guest-token-0123456789'], capabilities: [{ kind: 'chat' }], routing: 'broadcast' },
+      IMPLICIT_SUPERVISOR,
     ]);
   });
 
   it('loads JSON by extension', () => {
     const config = loadSpaceConfig(file('space.json', JSON.stringify({ space: { id: 'j' }, participants: { a: null } })));
-    expect(config.participants).toEqual([{ id: 'a', tokens: undefined, capabilities: [], routing: 'broadcast' }]);
+    expect(config.participants).toEqual([{ id: 'a', tokens: undefined, capabilities: [], routing: 'broadcast' }, IMPLICIT_SUPERVISOR]);
+  });
+
+  it('gives every space a rule supervisor unless the config turns it off', () => {
+    // No automation section (or no supervisor named): the gateway adds one, with only what applying rules takes.
+    const implicit = parseSpaceConfig({ space: { id: 's' }, participants: { a: null } });
+    expect(implicit.supervisor).toBe('rules');
+    expect(implicit.participants.find((p) => p.id === 'rules')).toEqual({
+      id: 'rules',
+      capabilities: [{ kind: ['mcp/request', 'mcp/reject', 'chat'] }],
+      routing: 'broadcast',
+      description: expect.stringContaining('approval rules'),
+    });
+    const timeouts = { dangerous: { after_seconds: 60, action: 'escalate' } };
+    for (const automation of [{ timeouts }, { supervisor: true, timeouts }]) {
+      expect(parseSpaceConfig({ space: { id: 's' }, participants: {}, automation })).toMatchObject({ supervisor: 'rules', timeouts, participants: [IMPLICIT_SUPERVISOR] });
+    }
+    // A configured participant as the supervisor: nothing is added.
+    const named = parseSpaceConfig({ space: { id: 's' }, participants: { robot: { capabilities: [{ kind: '*' }] } }, automation: { supervisor: 'robot' } });
+    expect([named.supervisor, named.participants.map((p) => p.id)]).toEqual(['robot', ['robot']]);
+    // Turned off: no supervisor, no participant.
+    const off = parseSpaceConfig({ space: { id: 's' }, participants: { a: null }, automation: { supervisor: false } });
+    expect([off.supervisor, off.participants.map((p) => p.id)]).toEqual([undefined, ['a']]);
   });
 
   it.each([
@@ -60,6 +85,16 @@ limits: {max_frame_bytes: 2048}
       /participants\.a\.capabilities\.1: MCPx capability "mcp\/response:tools\/call" would never match: .*write "mcp\/response"/,
     ],
     ['a supervisor that is no participant', { space: { id: 's' }, participants: {}, automation: { supervisor: 'nobody' } }, /automation\.supervisor: "nobody" is not a participant/],
+    [
+      'timeouts with the supervisor turned off',
+      { space: { id: 's' }, participants: {}, automation: { supervisor: false, timeouts: { default: { after_seconds: 60, action: 'reject' } } } },
+      /automation\.timeouts: timeouts are applied by the rule supervisor/,
+    ],
+    [
+      'a participant with the implicit supervisor’s id that is not named the supervisor',
+      { space: { id: 's' }, participants: { rules: null } },
+      /participants\.rules: "rules" is the id of the rule supervisor the gateway adds: name it the supervisor \(automation\.supervisor: rules\), or turn the supervisor off/,
+    ],
   ])('names the file, the path and the problem for %s', (_name, raw, message) => {
     expect(() => parseSpaceConfig(raw, 'my-space.yaml')).toThrow(SpaceConfigError);
     expect(() => parseSpaceConfig(raw, 'my-space.yaml')).toThrow(message);

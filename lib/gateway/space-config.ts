@@ -51,8 +51,12 @@ const spaceConfigSchema = z.strictObject({
   defaults: z.strictObject({ capabilities: z.array(capabilityInput).optional() }).optional(),
   /** The participant whose sign-in URL the server prints at start (the human supervisor of the control room). */
   dashboard: z.strictObject({ sign_in_as: z.string() }).optional(),
-  /** The participant the server runs to apply the space's approval rules (it needs mcp/request and mcp/reject). */
-  automation: z.strictObject({ supervisor: z.string(), timeouts: timeoutPolicySchema.optional() }).optional(),
+  /**
+   * The rule supervisor, which applies the space's approval rules. Every space has one unless `supervisor: false`:
+   * omitted (or `true`), the gateway adds the participant `rules` with exactly what it needs; a participant id names
+   * a configured participant instead (its capabilities are the config's: it needs mcp/request, mcp/reject and chat).
+   */
+  automation: z.strictObject({ supervisor: z.union([z.string(), z.boolean()]).optional(), timeouts: timeoutPolicySchema.optional() }).optional(),
   /** Tokens of the admin API (`/admin/spaces/{space}/...`). Omitted: one is minted and kept in the data directory. */
   admin: z.strictObject({ tokens: z.array(tokenSchema).optional() }).optional(),
   /** The gateway's limits in snake_case (`max_frame_bytes`…), checked by `gatewayLimitsSchema`. */
@@ -83,7 +87,10 @@ export interface SpaceConfig {
   adminTokens?: string[];
   /** Participant id the printed sign-in URL authenticates as. */
   signInAs?: string;
-  /** Participant id the server runs to apply the approval rules. */
+  /**
+   * Participant id the server runs to apply the approval rules: `automation.supervisor`, or the implicit
+   * `IMPLICIT_SUPERVISOR_ID` the gateway adds. Undefined only when the config turns it off (`supervisor: false`).
+   */
   supervisor?: string;
   /** What the supervisor does with proposals nobody decides in time, by risk level. */
   timeouts?: TimeoutPolicy;
@@ -159,9 +166,8 @@ export function parseSpaceConfig(
       ...(!launched && p?.auto_connect === true && { observer: p.output_log === undefined ? {} : { outputLog: resolvePath(options.baseDir ?? process.cwd(), p.output_log) } }),
     };
   });
-  if (cfg.automation && !participants.some((p) => p.id === cfg.automation!.supervisor)) {
-    throw new SpaceConfigError(source, ['automation', 'supervisor'], `"${cfg.automation.supervisor}" is not a participant of this space`);
-  }
+  const supervisor = ruleSupervisor(cfg.automation, participants, source);
+  if (supervisor?.implicit) participants.push(supervisor.implicit);
   if (cfg.dashboard && !participants.some((p) => p.id === cfg.dashboard!.sign_in_as)) {
     throw new SpaceConfigError(source, ['dashboard', 'sign_in_as'], `"${cfg.dashboard.sign_in_as}" is not a participant of this space`);
   }
@@ -172,9 +178,55 @@ export function parseSpaceConfig(
     limits: parseLimits(cfg.limits ?? {}, source),
     adminTokens: cfg.admin?.tokens,
     signInAs: cfg.dashboard?.sign_in_as,
-    supervisor: cfg.automation?.supervisor,
+    supervisor: supervisor?.id,
     timeouts: cfg.automation?.timeouts,
     source,
+  };
+}
+
+/** The id of the rule supervisor the gateway adds to a space whose config names none (`automation.supervisor`). */
+export const IMPLICIT_SUPERVISOR_ID = 'rules';
+
+/**
+ * What the implicit rule supervisor may send, and no more: fulfilling a proposal is an `mcp/request` of the
+ * proposal's own method (and `tools/list` reads a tool's risk), rejecting one is an `mcp/reject`, and a `chat`
+ * carries a rejection's explanation and an escalation of what nobody decided in time.
+ */
+export const SUPERVISOR_CAPABILITIES: CapabilityPattern[] = [{ kind: ['mcp/request', 'mcp/reject', 'chat'] }];
+
+/**
+ * The space's rule supervisor: the participant `automation.supervisor` names, the implicit one (omitted or `true`,
+ * with its participant entry to add), or none (`false`).
+ */
+function ruleSupervisor(
+  automation: z.infer<typeof spaceConfigSchema>['automation'],
+  participants: readonly ParticipantConfig[],
+  source: string,
+): { id: string; implicit?: ParticipantConfig } | undefined {
+  const named = automation?.supervisor;
+  if (named === false) {
+    if (automation?.timeouts) throw new SpaceConfigError(source, ['automation', 'timeouts'], 'timeouts are applied by the rule supervisor, which `supervisor: false` turns off');
+    return undefined;
+  }
+  if (typeof named === 'string') {
+    if (!participants.some((p) => p.id === named)) throw new SpaceConfigError(source, ['automation', 'supervisor'], `"${named}" is not a participant of this space`);
+    return { id: named };
+  }
+  if (participants.some((p) => p.id === IMPLICIT_SUPERVISOR_ID)) {
+    throw new SpaceConfigError(
+      source,
+      ['participants', IMPLICIT_SUPERVISOR_ID],
+      `"${IMPLICIT_SUPERVISOR_ID}" is the id of the rule supervisor the gateway adds: name it the supervisor (automation.supervisor: ${IMPLICIT_SUPERVISOR_ID}), or turn the supervisor off (automation.supervisor: false)`,
+    );
+  }
+  return {
+    id: IMPLICIT_SUPERVISOR_ID,
+    implicit: {
+      id: IMPLICIT_SUPERVISOR_ID,
+      capabilities: SUPERVISOR_CAPABILITIES,
+      routing: 'broadcast',
+      description: "Applies the space's approval rules (added by the gateway: automation.supervisor)",
+    },
   };
 }
 

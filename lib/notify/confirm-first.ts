@@ -1,11 +1,11 @@
-import type { ToolSecurity } from '../sdk/model/tools-slice';
+import { isDangerousRisk, type ToolSecurity } from '../protocol';
 
 /**
  * Whether a proposal of this tool is decided on the page only, never from a notification: a dangerous or
  * confirm-first tool, or one whose risk nobody declared (unknown is treated as the worst case).
  */
 export function confirmFirst(risk: ToolSecurity | undefined): boolean {
-  return risk?.risk_level === undefined || risk.risk_level === 'dangerous' || risk.confirmation_required === true;
+  return isDangerousRisk(risk, true);
 }
 
 /** The risk in words, for a notification or a webhook message. */

@@ -1,7 +1,7 @@
 import { BoundedMap } from '../collections/bounded-map';
 import type { Participant } from '../gateway/participant';
 import type { Space } from '../gateway/space';
-import type { Envelope } from '../protocol';
+import { isDangerousRisk, type Envelope } from '../protocol';
 import type { ActionTokens, ProposalAction } from './action-token';
 import { DropCounter } from './drop-counter';
 import type { KeyedQueue } from './keyed-queue';
@@ -91,7 +91,7 @@ export class SpaceNotifier {
     // An outcome replaces the pending push; when none went out (before a restart), there is nothing to replace.
     if (event.type === 'pending') this.announced.set(proposal.id, true);
     else if (!this.announced.delete(proposal.id)) return;
-    const urgency: PushUrgency = event.type === 'pending' && (event.risk?.risk_level === 'dangerous' || event.risk?.confirmation_required) ? 'high' : 'normal';
+    const urgency: PushUrgency = event.type === 'pending' && isDangerousRisk(event.risk) ? 'high' : 'normal';
     for (const subscription of this.deps.subscriptions.all(this.space.id)) {
       const participant = this.decider(subscription.participant);
       if (!participant || !mayDecide(participant, proposal)) continue;

@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   invalid_cursor: 'An `after=` history cursor that is not one the gateway issued (`<epoch>-<seq>`, or `0` for the start).',
   invalid_rule: 'An approval rule that is malformed, has a bad pattern, or fails its own examples (`issues` says where).',
   unknown_rule: 'No approval rule with this id in the space.',
+  no_rule_supervisor: 'A rule created or changed in a space where nothing would apply it: its config turns the rule supervisor off (`automation.supervisor: false`), or the supervisor was kicked.',
   invalid_budget: 'A participant budget that is malformed (`issues` says where): tokens and/or usd above 0.',
   invalid_request: 'An HTTP request the gateway cannot read: a path that is not valid percent-encoding, a `coalesce=` that is not a number, or a malformed request.',
   // Notifications (Web Push, action links, webhooks).
@@ -84,6 +85,7 @@ export const ERROR_HTTP_STATUS = {
   invalid_cursor: 400,
   invalid_rule: 400,
   unknown_rule: 404,
+  no_rule_supervisor: 409,
   invalid_budget: 400,
   invalid_request: 400,
   invalid_subscription: 400,

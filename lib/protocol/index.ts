@@ -16,6 +16,7 @@ export * from './envelope';
 export * from './parse-envelope';
 export * from './stream-frame';
 export * from './subprotocols';
+export * from './tool-risk';
 export * from './tools-list';
 export * from './automation';
 export * from './well-formed-text';

@@ -1,13 +1,24 @@
 import { CapabilityError, compileCapability, type MessageMatcher } from '../capabilities';
+import { isDangerousRisk, type ToolSecurity } from '../protocol';
 import { proposalFactsSchema, approvalRuleInputSchema, RULE_DECISIONS, type ApprovalRule, type ApprovalRuleInput, type ProposalFacts, type RuleDecision } from './approval-rule';
 
 /** One hour, the window of `max_per_hour`. */
 const QUOTA_WINDOW_MS = 60 * 60 * 1000;
 
-/** What a proposal's MGP risk says about automatic approval. */
-export interface ProposalRisk {
-  risk_level?: string;
-  confirmation_required?: boolean;
+/** What a proposal's MGP risk says about automatic approval (its tool's risk, read by `toolRisk` of lib/protocol). */
+export type ProposalRisk = Pick<ToolSecurity, 'risk_level' | 'confirmation_required'>;
+
+/** A tool call whose risk nobody declared, as the rules weigh it. */
+const UNDECLARED_TOOL_RISK: ProposalRisk = { risk_level: 'dangerous' };
+
+/**
+ * The risk the rules weigh for a proposal: none for methods other than a tool call; its tool's risk (as the one
+ * tool-risk function read it: MGP `security`, else MCP annotations); and for a tool whose risk nobody declared (or
+ * that could not be listed), dangerous, so no rule approves it unseen unless the rule says `allow_dangerous`.
+ */
+export function riskForRules(toolName: string | undefined, risk: ProposalRisk | undefined): ProposalRisk | undefined {
+  if (toolName === undefined) return undefined;
+  return risk?.risk_level !== undefined || risk?.confirmation_required === true ? risk : UNDECLARED_TOOL_RISK;
 }
 
 /** What the rules decided about one proposal. */
@@ -142,7 +153,7 @@ export class RuleEngine {
 
   /** Decides `facts` at `now`; an enforcing rule that decides uses one of its hourly quota. */
   decide(facts: ProposalFacts, now: number, risk?: ProposalRisk): RuleOutcome {
-    const dangerous = risk?.risk_level === 'dangerous' || risk?.confirmation_required === true;
+    const dangerous = isDangerousRisk(risk);
     const messages = factsMessages(facts);
     let winner: CompiledRule | undefined;
     const shadow: RuleOutcome['shadow'] = [];

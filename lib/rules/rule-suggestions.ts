@@ -1,5 +1,6 @@
 import type { ApprovalRuleInput } from './approval-rule';
 import type { HumanDecision } from './human-decisions';
+import { isDangerousRisk } from '../protocol';
 import { describeMatch, narrowestMatch, proposalFacts, shapeKey } from './rule-shape';
 
 /** How many times the same decision on one shape makes a suggestion. */
@@ -57,4 +58,4 @@ export function suggestRules(decisions: readonly HumanDecision[], options: Sugge
   return suggestions;
 }
 
-const isDangerous = (d: HumanDecision) => d.proposal.risk?.risk_level === 'dangerous' || d.proposal.risk?.confirmation_required === true;
+const isDangerous = (d: HumanDecision) => isDangerousRisk(d.proposal.risk);

@@ -1,4 +1,4 @@
-import { formatIssues, type Envelope, type ToolSecurity } from '../protocol';
+import { formatIssues, type Envelope, type ToolAnnotations, type ToolSecurity } from '../protocol';
 import { validateJsonSchema, type JsonSchema } from './json-schema-validator';
 import { McpError } from './sdk-errors';
 
@@ -27,6 +27,8 @@ export interface ToolDefinition {
   inputSchema?: JsonSchema;
   /** MGP risk metadata, passed through `tools/list` for approvers to see. */
   security?: ToolSecurity;
+  /** MCP tool annotations (`readOnlyHint`…), passed through `tools/list`; without `security`, readers take the risk from them. */
+  annotations?: ToolAnnotations;
   /**
    * Runs the tool. Return an MCP `CallToolResult` (`{content: [...]}`) as is, or any value: a string becomes
    * one text item, anything else JSON text (plus `structuredContent` for objects). A throw becomes
@@ -68,7 +70,7 @@ export type McpRequestHandler = (method: string, params: unknown, context: ToolC
 export type McpFallbackHandler = (method: string, params: unknown, context: ToolCallContext) => McpAnswer | undefined | Promise<McpAnswer | undefined>;
 
 /** What `tools/list` says about a tool. */
-export type ToolDescriptor = Pick<ToolDefinition, 'name' | 'description' | 'inputSchema' | 'security'>;
+export type ToolDescriptor = Pick<ToolDefinition, 'name' | 'description' | 'inputSchema' | 'security' | 'annotations'>;
 
 const DEFAULT_INPUT_SCHEMA: JsonSchema = { type: 'object' };
 
@@ -100,11 +102,12 @@ export class LocalMcpServer {
   }
 
   private listTools(): ToolDescriptor[] {
-    return [...this.tools.values()].map(({ name, description, inputSchema, security }) => ({
+    return [...this.tools.values()].map(({ name, description, inputSchema, security, annotations }) => ({
       name,
       ...(description !== undefined && { description }),
       inputSchema: inputSchema ?? DEFAULT_INPUT_SCHEMA,
       ...(security !== undefined && { security }),
+      ...(annotations !== undefined && { annotations }),
     }));
   }
 

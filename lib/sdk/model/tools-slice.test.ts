@@ -3,7 +3,7 @@ import { applyEnvelopes } from './apply-envelope';
 import { toolsOf } from './space-selectors';
 import { createSpaceState } from './space-state';
 import { env, response, T0 } from './testing';
-import { resolveToolSecurity } from '../../protocol';
+import { toolRisk } from '../../protocol';
 import { findToolSecurity } from './tools-slice';
 
 const listRequest = (id: string, to: string, params?: unknown) =>
@@ -37,7 +37,7 @@ describe('tools', () => {
       security: { risk_level: 'dangerous', side_effects: ['filesystem', 'process'], confirmation_required: true, source: 'security' },
     });
     expect(findToolSecurity(s.tools, 'fs', 'read_file')).toMatchObject({ risk_level: 'safe', source: 'annotations' });
-    expect(findToolSecurity(s.tools, 'fs', 'delete_file')).toEqual({ risk_level: 'dangerous', source: 'mcp-hints' });
+    expect(findToolSecurity(s.tools, 'fs', 'delete_file')).toEqual({ risk_level: 'dangerous', confirmation_required: true, derived_from: 'mcp-annotations', source: 'mcp-hints' });
     expect(findToolSecurity(s.tools, 'fs', 'plain')).toBeUndefined();
     expect(findToolSecurity(s.tools, undefined, 'execute_command')?.risk_level).toBe('dangerous');
     expect(s.tools.pendingLists.size).toBe(0);
@@ -63,6 +63,6 @@ describe('tools', () => {
   });
 
   it('reads nothing from a tool without metadata', () => {
-    expect(resolveToolSecurity({ annotations: { title: 'X' } })).toBeUndefined();
+    expect(toolRisk({ annotations: { title: 'X' } })).toBeUndefined();
   });
 });
