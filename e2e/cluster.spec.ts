@@ -43,6 +43,7 @@ test.beforeAll(async () => {
 });
 
 /** What the nodes printed, when a run fails: a failure across three processes is otherwise silent. */
+// biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a hook asks for from this pattern
 test.afterEach(async ({}, testInfo) => {
   if (testInfo.status === testInfo.expectedStatus) return;
   for (const node of [owner, app, third]) if (node) console.log(`--- node ${node.id} ---\n${node.output().slice(-4_000)}`);

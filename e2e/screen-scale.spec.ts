@@ -240,7 +240,9 @@ test('100 participants with live gauges, 1 000 pending proposals and 10 000 enve
   const agents = await test.step('100 agents join and report their context', async () => {
     const agents = await Promise.all(AGENTS.map((a) => connect(port, a)));
     connected.push(...agents);
-    agents.forEach((a, i) => a.client.send({ kind: 'participant/status', to: [LEAD], payload: { tokens: 1000 + i * 80, max_tokens: 10_000, messages_in_context: 20 + i, status: 'working' } }));
+    agents.forEach((a, i) => {
+      a.client.send({ kind: 'participant/status', to: [LEAD], payload: { tokens: 1000 + i * 80, max_tokens: 10_000, messages_in_context: 20 + i, status: 'working' } });
+    });
     // Me, the tools and the 100 agents.
     await expect(rail.getByRole('heading', { name: /Participants/ })).toContainText('102 online');
     await expect(rail.getByRole('meter', { name: 'Context usage of agent-001' })).toHaveAttribute('aria-valuenow', '10');
@@ -252,7 +254,9 @@ test('100 participants with live gauges, 1 000 pending proposals and 10 000 enve
   const quiet = new Set<MEWParticipant>(); // agents whose own last report a step checks
   const statuses = setInterval(() => {
     round++;
-    agents.forEach((a, i) => !quiet.has(a) && a.client.send({ kind: 'participant/status', to: [LEAD], payload: { tokens: 1000 + ((i * 80 + round * 250) % 8000), max_tokens: 10_000, messages_in_context: 20 + i, status: 'working' } }));
+    agents.forEach((a, i) => {
+      if (!quiet.has(a)) a.client.send({ kind: 'participant/status', to: [LEAD], payload: { tokens: 1000 + ((i * 80 + round * 250) % 8000), max_tokens: 10_000, messages_in_context: 20 + i, status: 'working' } });
+    });
   }, 1000);
 
   try {

@@ -109,7 +109,9 @@ export function startLoad(options: LoadOptions) {
 async function runLoad({ url, agents, rate }: LoadOptions): Promise<void> {
   const sockets = await Promise.all(agents.map((a) => connect(url, a)));
   const streams = await Promise.all(sockets.map((ws, i) => openStream(ws, `bench-stream-${i}`)));
-  sockets.forEach((ws, i) => ws.send(JSON.stringify({ id: `bench-thread-${i}`, kind: 'reasoning/start', to: [AGENT_LEAD], payload: { message: 'working through the backlog' } })));
+  sockets.forEach((ws, i) => {
+    ws.send(JSON.stringify({ id: `bench-thread-${i}`, kind: 'reasoning/start', to: [AGENT_LEAD], payload: { message: 'working through the backlog' } }));
+  });
   const to = [AGENT_LEAD];
   let n = 0;
   let ticker: ReturnType<typeof setInterval> | undefined;

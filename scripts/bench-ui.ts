@@ -79,7 +79,6 @@ async function loadSourceMaps(urls: string[]): Promise<Map<string, SourceMapCons
 
 /** The functions with the most self time in a CPU profile, and the source files they come from, as short tables. */
 async function printHotFunctions(profile: CpuProfile): Promise<void> {
-  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
   const maps = await loadSourceMaps(profile.nodes.map((n) => n.callFrame.url));
   const names = new Map<number, { fn: string; file: string }>();
   for (const { id, callFrame: frame } of profile.nodes) {

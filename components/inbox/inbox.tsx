@@ -156,7 +156,7 @@ function EverythingWaiting({ reports }: { reports: ReadonlyMap<string, SpaceRepo
       {dialog?.type === 'confirm' && (
         <ConfirmDialog
           proposals={[dialog.item.proposal]}
-          then="approve"
+          andThen="approve"
           onCancel={() => setDialog(null)}
           onConfirm={() => {
             setDialog(null);

@@ -9,21 +9,21 @@ import { RiskBadge } from './risk-badge';
 /** The extra step before running tools that are dangerous or ask for confirmation (MGP). */
 export function ConfirmDialog({
   proposals,
-  then,
+  andThen,
   onCancel,
   onConfirm,
 }: {
   proposals: readonly Proposal[];
   /** What confirming does: run them once, "always allow" (approve now and grant for later), or approve by a rule for a while. */
-  then: 'approve' | 'grant' | ApprovalScope;
+  andThen: 'approve' | 'grant' | ApprovalScope;
   onCancel: () => void;
   onConfirm: () => void;
 }) {
   const one = proposals.length === 1 ? proposals[0] : undefined;
   const name = one ? (one.toolName ?? one.method) : `${proposals.length} proposals`;
-  const scope = then === 'approve' || then === 'grant' ? undefined : scopeLabel(then, one?.proposer ?? '');
+  const scope = andThen === 'approve' || andThen === 'grant' ? undefined : scopeLabel(andThen, one?.proposer ?? '');
   const copy =
-    then === 'grant'
+    andThen === 'grant'
       ? {
           title: `Always allow ${name}?`,
           description: (
@@ -55,7 +55,7 @@ export function ConfirmDialog({
       confirmLabel={copy.confirm}
       onConfirm={onConfirm}
       onCancel={onCancel}
-      classNames={{ cancel: `${buttonClass.base} ${buttonClass.neutral}`, confirm: `${buttonClass.base} ${then === 'approve' ? buttonClass.danger : buttonClass.grant}` }}
+      classNames={{ cancel: `${buttonClass.base} ${buttonClass.neutral}`, confirm: `${buttonClass.base} ${andThen === 'approve' ? buttonClass.danger : buttonClass.grant}` }}
     >
       <ul className="flex flex-col gap-1.5 text-sm">
         {proposals.map((p) => (

@@ -29,7 +29,7 @@ type Dialog =
   | { type: 'help' }
   | { type: 'edit'; proposal: Proposal }
   | { type: 'reject'; proposals: readonly Proposal[] }
-  | { type: 'confirm'; proposals: readonly Proposal[]; then: 'approve' | 'grant' | ApprovalScope };
+  | { type: 'confirm'; proposals: readonly Proposal[]; andThen: 'approve' | 'grant' | ApprovalScope };
 
 const NO_IDS: ReadonlySet<string> = new Set();
 
@@ -119,7 +119,7 @@ export function ProposalQueue() {
     (proposals: readonly Proposal[], confirmed: boolean) => {
       const ready = stillPending(proposals);
       if (ready.length === 0) return;
-      if (!confirmed && ready.some(needsConfirmation)) return setDialog({ type: 'confirm', proposals: ready, then: 'approve' });
+      if (!confirmed && ready.some(needsConfirmation)) return setDialog({ type: 'confirm', proposals: ready, andThen: 'approve' });
       const ok = ready.length === 1 ? actions.approve(ready[0]) : actions.approveMany(ready);
       if (ok) moveOn(ready.map((p) => p.id));
     },
@@ -130,7 +130,7 @@ export function ProposalQueue() {
     (proposal: Proposal, confirmed: boolean) => {
       const [ready] = stillPending([proposal]);
       if (!ready) return;
-      if (!confirmed && needsConfirmation(ready)) return setDialog({ type: 'confirm', proposals: [ready], then: 'grant' });
+      if (!confirmed && needsConfirmation(ready)) return setDialog({ type: 'confirm', proposals: [ready], andThen: 'grant' });
       if (actions.alwaysAllow(ready)) moveOn([ready.id]);
     },
     [actions, moveOn, stillPending],
@@ -141,7 +141,7 @@ export function ProposalQueue() {
     (proposal: Proposal, scope: ApprovalScope, confirmed: boolean) => {
       const [ready] = stillPending([proposal]);
       if (!ready) return;
-      if (!confirmed && needsConfirmation(ready)) return setDialog({ type: 'confirm', proposals: [ready], then: scope });
+      if (!confirmed && needsConfirmation(ready)) return setDialog({ type: 'confirm', proposals: [ready], andThen: scope });
       moveOn([ready.id]);
       void approveFor(ready, scope);
     },
@@ -359,13 +359,13 @@ export function ProposalQueue() {
       {dialog?.type === 'confirm' && (
         <ConfirmDialog
           proposals={dialog.proposals}
-          then={dialog.then}
+          andThen={dialog.andThen}
           onCancel={closeDialog}
           onConfirm={() => {
             setDialog(null);
-            if (dialog.then === 'grant') alwaysAllow(dialog.proposals[0], true);
-            else if (dialog.then === 'approve') approve(dialog.proposals, true);
-            else approveWithRule(dialog.proposals[0], dialog.then, true);
+            if (dialog.andThen === 'grant') alwaysAllow(dialog.proposals[0], true);
+            else if (dialog.andThen === 'approve') approve(dialog.proposals, true);
+            else approveWithRule(dialog.proposals[0], dialog.andThen, true);
           }}
         />
       )}

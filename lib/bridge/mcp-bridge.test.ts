@@ -84,9 +84,9 @@ describe('MCP bridge', () => {
     await call('write_file', { path: 'new.md', content: '# new' });
     expect((await call('read_text_file', { path: 'new.md' })).content[0].text).toBe('# new');
     // The server refuses an escape from its directory; the caller sees the server's own error.
-    const escape = await call('read_text_file', { path: '../../etc/passwd' });
-    expect(escape.isError).toBe(true);
-    expect(escape.content[0].text).toMatch(/Access denied/);
+    const outside = await call('read_text_file', { path: '../../etc/passwd' });
+    expect(outside.isError).toBe(true);
+    expect(outside.content[0].text).toMatch(/Access denied/);
     // Lifecycle methods are the bridge's own, never the space's.
     const initialize = await rejectionOf(human.mcpRequest('files', { method: 'initialize', params: {} }, 5000));
     expect(initialize).toBeInstanceOf(McpError);

@@ -10,7 +10,7 @@ export type StringPattern = PositiveStringPattern | { readonly type: 'not'; read
 
 // `/body/flags`: a non-empty body, then only flags after the last `/`. A kind such as
 // `mcp/request` does not start with `/`, so it stays a glob; a path such as `/tmp/` does not.
-const REGEX_FORM = /^\/([^]+)\/([gimsuy]*)$/;
+const REGEX_FORM = /^\/([\s\S]+)\/([gimsuy]*)$/;
 
 /**
  * Reads a pattern string. Only one `!` is special: in `!!x` the second `!` is a literal character.

@@ -186,7 +186,9 @@ function narrow(p: PatternValue): fc.Arbitrary<PatternValue> {
   const extra = fc.option(fc.tuple(patternKey, pattern), { nil: undefined });
   return fc.tuple(fc.tuple(...entries.map(([key, q]) => (key.startsWith('$') ? fc.constant(q) : narrow(q)))), extra).map(([chosen, added]) => {
     const result: Record<string, PatternValue> = {};
-    entries.forEach(([key], i) => (result[key] = chosen[i]));
+    entries.forEach(([key], i) => {
+      result[key] = chosen[i];
+    });
     if (added && !Object.hasOwn(result, added[0])) result[added[0]] = added[1];
     return result;
   });

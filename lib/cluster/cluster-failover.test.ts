@@ -32,7 +32,7 @@ describe('cluster failover (real processes, kill -9)', () => {
   it('moves the space to another node, losing nothing accepted, keeping its state and its survivors connected', async () => {
     expect(await ownerOf(nodes[1])).toBe('n0');
     const [owner, first, second] = nodes;
-    const alice = await join(owner, 'alice');
+    await join(owner, 'alice'); // a participant on the owner's own node, which dies with it
     const boss = await join(first, 'boss');
     const bob = await join(second, 'bob');
     // Liveness bounds, not timings: four node processes and Redis share the CI machine with other suites.

@@ -7,7 +7,7 @@ import type { Proposal } from '../sdk/model/proposals-slice';
 import type { AgentRuntime } from './agent-runtime';
 import { SCRIBE_MAX_TOKENS } from './demo-defaults';
 import { startScribeAgent } from './scribe-agent';
-import { DEMO_SPACE, TEST_PACE_MS, collect, control, startDemoTestSpace, type DemoTestSpace } from './testing';
+import { TEST_PACE_MS, collect, control, startDemoTestSpace, type DemoTestSpace } from './testing';
 
 const today = () => new Date().toISOString().slice(0, 10);
 

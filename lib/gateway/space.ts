@@ -393,7 +393,7 @@ export class Space {
   /** The envelope `participantId` sent with this id, while the space retains it: a second send of it is a resend. */
   retainedFrom(participantId: string, id: string): OutboundMessage | undefined {
     const message = this.retainedById.get(id);
-    return message?.envelope!.from === participantId ? message : undefined;
+    return message?.envelope?.from === participantId ? message : undefined;
   }
 
   /** Resolves once everything this space (and its store) has recorded so far is durable: for answers that show it. */
@@ -437,7 +437,7 @@ export class Space {
   private keep(message: OutboundMessage): void {
     if (message.envelope!.from !== GATEWAY_ID) this.retainedById.set(message.envelope!.id, message);
     const evicted = this.history.push(message);
-    const id = evicted?.envelope!.id;
+    const id = evicted?.envelope?.id;
     if (id !== undefined && this.retainedById.get(id) === evicted) this.retainedById.delete(id);
   }
 

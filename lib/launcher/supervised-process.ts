@@ -136,7 +136,7 @@ export class SupervisedProcess {
    */
   writeLine(line: string): boolean {
     const stdin = this.child?.stdin;
-    if (!stdin || !stdin.writable) return false;
+    if (!stdin?.writable) return false;
     stdin.write(`${line}\n`);
     return true;
   }

@@ -61,7 +61,7 @@ export class McpRequestTracker {
           const id = this.fulfilments.get(ref) ?? ref;
           const pending = this.pending.get(id);
           // Only a target may answer: anyone else holding mcp/response could otherwise forge my result.
-          if (!pending || !pending.targets.includes(envelope.from)) continue;
+          if (!pending?.targets.includes(envelope.from)) continue;
           const { result, error } = envelope.payload;
           this.settle(id, () => (error ? pending.reject(new McpError(error.code, error.message, error.data)) : pending.resolve(result)));
           return;

@@ -12,13 +12,12 @@ import {
   type ParticipantCompactPayload,
   type ParticipantForgetPayload,
   type Kind,
-  type ParticipantStatusPayload,
 } from '../protocol';
 import type { ChatMessage } from './model/chat-slice';
 import { ContextTelemetry, type ContextUsage, type TelemetryOptions } from './context-telemetry';
 import { EventHub, type Unsubscribe } from './event-hub';
 import { AnsweredRequests } from './answered-requests';
-import { LocalMcpServer, type McpAnswer, type McpFallbackHandler, type McpRequestHandler, type ResourceDefinition, type ToolDefinition } from './local-mcp-server';
+import { LocalMcpServer, type McpAnswer, type McpFallbackHandler, type McpRequestHandler, } from './local-mcp-server';
 import { McpRequestTracker } from './mcp-request-tracker';
 import { observed } from './observed';
 import { createOperate, OPERATOR_ENVELOPES } from './operate';
@@ -57,7 +56,7 @@ import {
   UnacknowledgedSendError,
 } from './sdk-errors';
 import type { StreamInfo } from './model/streams-slice';
-import { ToolDiscovery, type DiscoveredTool, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
+import { ToolDiscovery, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
 
 /**
  * Overridable reactions to participant controls (spec §3.9). Each may be async. The SDK answers every control with
@@ -437,7 +436,9 @@ export class MEWParticipant {
     this.hub.emit('capabilities', this.compiled.patterns);
     this.hub.emit('streams', this.model.activeStreams());
     const staggerMs = this.options.discovery?.staggerMs ?? DISCOVERY_STAGGER_MS;
-    this.model.peers().forEach((peer, index) => this.autoDiscover(peer.id, index * staggerMs));
+    this.model.peers().forEach((peer, index) => {
+      this.autoDiscover(peer.id, index * staggerMs);
+    });
   }
 
   private handleEnvelope(envelope: AnyEnvelope): void {

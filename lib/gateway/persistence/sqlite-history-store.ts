@@ -133,7 +133,6 @@ export class SqliteHistoryStore implements HistoryStore {
     clearImmediate(this.scheduled);
     this.scheduled = undefined;
     if (this.retry) return false; // a write is failing: the retry timer commits, and then releases what waits
-    {
       try {
         if (this.queue.size > 0) {
           this.write(this.takeChunks());
@@ -149,7 +148,6 @@ export class SqliteHistoryStore implements HistoryStore {
         this.retry.unref?.();
         return false;
       }
-    }
     const waiting = this.waiting;
     this.waiting = [];
     for (const done of waiting) done();
@@ -173,7 +171,9 @@ export class SqliteHistoryStore implements HistoryStore {
       return;
     }
     const markClean = this.database.db.prepare('UPDATE history_epochs SET clean = 1 WHERE space = ? AND epoch = ?');
-    this.database.transaction(() => this.epochs.forEach((epoch, space) => markClean.run(space, epoch)));
+    this.database.transaction(() => {
+      for (const [space, epoch] of this.epochs) markClean.run(space, epoch);
+    });
   }
 
   /** One chunk of JSON lines per space, of the entries still inside its retained window. */

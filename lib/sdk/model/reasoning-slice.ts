@@ -140,7 +140,7 @@ export function reduceReasoning(state: ReasoningState, envelope: StoreEnvelope, 
     }
     case 'reasoning/cancel': {
       const thread = threadOf(state, envelope);
-      if (!thread || thread.state !== 'live') return state;
+      if (thread?.state !== 'live') return state;
       const cancel = { id: envelope.id, by: envelope.from, reason: envelope.payload?.reason, at: ctx.at };
       return replaceThread(state, { ...thread, state: 'cancelled', cancel, updatedAt: ctx.at });
     }
