@@ -86,7 +86,11 @@ function resolveSpecifier(fromFile: string, specifier: string): string | undefin
   throw new Error(`${fromFile}: cannot resolve "${specifier}"`);
 }
 
-const packageName = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageName = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 
 function isIsomorphic(file: string): boolean {
   return Object.hasOwn(ISOMORPHIC_FILES, file) || Object.keys(ISOMORPHIC_FOLDERS).some((folder) => file.startsWith(`${folder}/`));
@@ -109,7 +113,9 @@ describe('the browser imports no server module', () => {
       "const lazy = await import('@/lib/cluster/x');",
       " * import { inAComment } from 'ignored'; (a doc comment's line starts with *)",
     ].join('\n');
-    expect(importSpecifiers(text).sort()).toEqual(['../../lib/notify/webhooks', './c', '@/lib/cluster/x', '@/lib/gateway/audit/audit-event', 'side-effect'].sort());
+    expect(importSpecifiers(text).sort()).toEqual(
+      ['../../lib/notify/webhooks', './c', '@/lib/cluster/x', '@/lib/gateway/audit/audit-event', 'side-effect'].sort(),
+    );
     expect(SERVER_IMPORT.test('@/lib/gateway/process-control')).toBe(true);
     expect(SERVER_IMPORT.test('../../lib/notify/webhooks')).toBe(true);
     expect(SERVER_IMPORT.test('@/lib/protocol')).toBe(false);

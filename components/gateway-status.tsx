@@ -51,7 +51,9 @@ export function GatewayStatus() {
           <caption className="sr-only">Spaces served by this gateway</caption>
           <thead className="text-slate-400">
             <tr>
-              <th scope="col" className="py-1">Space</th>
+              <th scope="col" className="py-1">
+                Space
+              </th>
               <th scope="col">Participants</th>
               <th scope="col">Connected</th>
             </tr>

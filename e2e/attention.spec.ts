@@ -56,7 +56,10 @@ test('the title and the favicon count the proposals waiting, and a hidden tab sh
 
   const card = page.getByRole('region', { name: 'Proposals' }).getByRole('article', { name: tool });
   await card.getByRole('button', { name: 'Reject' }).click();
-  await page.getByRole('dialog', { name: `Reject ${tool}` }).getByRole('button', { name: 'Reject' }).click();
+  await page
+    .getByRole('dialog', { name: `Reject ${tool}` })
+    .getByRole('button', { name: 'Reject' })
+    .click();
   expect(await waiting).toBeInstanceOf(ProposalRejectedError);
   await expect.poll(() => pendingInTitle(page)).toBe(before);
 });
@@ -90,7 +93,10 @@ test('the home page lists each signed-in space with what waits there, and its co
   await expect(scribe).toBeVisible({ timeout: 20_000 });
   const id = await scribe.getAttribute('data-proposal-id');
   await scribe.getByRole('button', { name: 'Reject' }).click();
-  await page.getByRole('dialog', { name: /^Reject / }).getByRole('button', { name: 'Reject' }).click();
+  await page
+    .getByRole('dialog', { name: /^Reject / })
+    .getByRole('button', { name: 'Reject' })
+    .click();
   await expect(queue.locator(`[data-proposal-id="${id}"]`)).toBeHidden();
 });
 
@@ -99,7 +105,9 @@ test('on a phone a pending card fits the width: long arguments fold, and Approve
   await page.goto(signInUrl());
   await expect(page.getByTestId('connection-status')).toHaveText('Live');
   const long = Array.from({ length: 60 }, (_, i) => `line ${i} of a long note`).join('\n');
-  const waiting = agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path: `notes/${u}-phone.md`, content: long } } }, 30_000).catch((e: Error) => e);
+  const waiting = agent
+    .mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path: `notes/${u}-phone.md`, content: long } } }, 30_000)
+    .catch((e: Error) => e);
   const card = page.getByRole('region', { name: 'Proposals' }).getByRole('article', { name: tool });
   await card.scrollIntoViewIfNeeded();
   const box = (await card.boundingBox())!;
@@ -118,11 +126,16 @@ test('on a phone a pending card fits the width: long arguments fold, and Approve
   await unfold.click();
   await expect(card.getByRole('button', { name: 'Fold the arguments' })).toHaveAttribute('aria-expanded', 'true');
   await reject.click();
-  await page.getByRole('dialog', { name: `Reject ${tool}` }).getByRole('button', { name: 'Reject' }).click();
+  await page
+    .getByRole('dialog', { name: `Reject ${tool}` })
+    .getByRole('button', { name: 'Reject' })
+    .click();
   expect(await waiting).toBeInstanceOf(ProposalRejectedError);
 });
 
-test('a desktop and a phone signed in as the same participant both stay live, both see a new proposal, and a decision on one clears the other', async ({ browser }) => {
+test('a desktop and a phone signed in as the same participant both stay live, both see a new proposal, and a decision on one clears the other', async ({
+  browser,
+}) => {
   const desktop = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
   for (const page of [desktop, phone]) {

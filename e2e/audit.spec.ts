@@ -33,17 +33,25 @@ test.afterEach(async () => {
   for (const p of [human, agent, tools]) p.disconnect();
 });
 
-test('an approval, a rejection and a pause made in the browser appear in the audit view with who made them; a decided proposal opens its trail; export downloads the filtered rows', async ({ page }) => {
+test('an approval, a rejection and a pause made in the browser appear in the audit view with who made them; a decided proposal opens its trail; export downloads the filtered rows', async ({
+  page,
+}) => {
   await page.goto(signInUrl());
   await expect(page.getByTestId('connection-status')).toHaveText('Live');
 
   const approved = agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'note_down', arguments: { text: `keep ${u}` } } }, 20_000);
-  const approvedCard = queue(page).getByRole('article', { name: 'note_down' }).filter({ hasText: `keep ${u}` });
+  const approvedCard = queue(page)
+    .getByRole('article', { name: 'note_down' })
+    .filter({ hasText: `keep ${u}` });
   await approvedCard.getByRole('button', { name: 'Approve', exact: true }).click();
   expect(await approved).toMatchObject({ content: [{ text: `Noted: keep ${u}` }] });
 
-  const rejected = agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'note_down', arguments: { text: `drop ${u}` } } }, 20_000).catch((e: Error) => e);
-  const rejectedCard = queue(page).getByRole('article', { name: 'note_down' }).filter({ hasText: `drop ${u}` });
+  const rejected = agent
+    .mcpRequest('tools', { method: 'tools/call', params: { name: 'note_down', arguments: { text: `drop ${u}` } } }, 20_000)
+    .catch((e: Error) => e);
+  const rejectedCard = queue(page)
+    .getByRole('article', { name: 'note_down' })
+    .filter({ hasText: `drop ${u}` });
   await rejectedCard.getByRole('button', { name: 'Reject' }).click();
   const rejectDialog = page.getByRole('dialog', { name: 'Reject note_down' });
   await rejectDialog.getByRole('combobox', { name: 'Reason' }).selectOption('unsafe');
@@ -76,7 +84,11 @@ test('an approval, a rejection and a pause made in the browser appear in the aud
   await audit.getByRole('button', { name: 'Export JSONL' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe('audit-e2e.jsonl');
-  const exported = (await (await file.createReadStream()).toArray()).join('').trim().split('\n').map((line) => JSON.parse(line) as { actor?: string });
+  const exported = (await (await file.createReadStream()).toArray())
+    .join('')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { actor?: string });
   expect(exported.length).toBeGreaterThan(2);
   expect(exported.filter((event) => event.actor !== 'human')).toEqual([]);
   await page.keyboard.press('Escape');
@@ -98,7 +110,10 @@ test('a participant who is not an operator has no way into the audit log', async
   await page.getByPlaceholder('Type a command or a participant…').fill('audit');
   await expect(page.getByRole('option', { name: /audit log/i })).toHaveCount(0);
   // And the server refuses the API, whatever the page shows.
-  const refused = await page.evaluate(async (token) => (await fetch('/api/spaces/e2e/audit', { headers: { Authorization: `Bearer ${token}` } })).status, E2E_TOKENS.agent);
+  const refused = await page.evaluate(
+    async (token) => (await fetch('/api/spaces/e2e/audit', { headers: { Authorization: `Bearer ${token}` } })).status,
+    E2E_TOKENS.agent,
+  );
   expect(refused).toBe(401);
 });
 
@@ -110,7 +125,12 @@ test('a capability violation by an agent shows on its card and in the operator�
 
   // The SDK would refuse locally; the raw client lets the gateway decide.
   agent.client.send({ id: `kick-${u}`, kind: 'space/kick', payload: { participant_id: 'human' } });
-  const refusal = feed.getByRole('listitem').filter({ hasText: 'agent' }).filter({ hasText: 'capability_violation' }).filter({ hasText: 'tried space/kick' }).first();
+  const refusal = feed
+    .getByRole('listitem')
+    .filter({ hasText: 'agent' })
+    .filter({ hasText: 'capability_violation' })
+    .filter({ hasText: 'tried space/kick' })
+    .first();
   await expect(refusal).toBeVisible({ timeout: 2_000 });
   const agentCard = page.getByRole('article', { name: /^agent\b/ });
   await expect(agentCard.getByText(/^\d+ refused$/)).toBeVisible();
@@ -119,7 +139,10 @@ test('a capability violation by an agent shows on its card and in the operator�
   await expect(agentCard.getByText(/^Paused/)).toBeVisible();
 });
 
-test('an approval rule decides in the server: the agent’s matching proposal is approved with no click, and the card says by whom', async ({ page, request }) => {
+test('an approval rule decides in the server: the agent’s matching proposal is approved with no click, and the card says by whom', async ({
+  page,
+  request,
+}) => {
   const created = await request.post('/api/spaces/e2e/rules', {
     headers: { Authorization: `Bearer ${E2E_TOKENS.human}` },
     data: { name: `notes ${u}`, decision: 'approve', match: { proposer: 'agent', tool: 'note_down', arguments: { text: `auto ${u}*` } } },
@@ -131,7 +154,9 @@ test('an approval rule decides in the server: the agent’s matching proposal is
     await expect(page.getByTestId('connection-status')).toHaveText('Live');
     const result = await agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'note_down', arguments: { text: `auto ${u} one` } } }, 20_000);
     expect(result).toMatchObject({ content: [{ text: `Noted: auto ${u} one` }] });
-    const card = queue(page).getByRole('article', { name: 'note_down' }).filter({ hasText: `auto ${u} one` });
+    const card = queue(page)
+      .getByRole('article', { name: 'note_down' })
+      .filter({ hasText: `auto ${u} one` });
     await expect(card.getByText('completed', { exact: true })).toBeVisible();
     await expect(card.getByText(`Approved by rule notes ${u} (v1).`)).toBeVisible();
   } finally {

@@ -10,7 +10,9 @@ const card = (page: Page, id: string) => page.getByRole('article', { name: new R
 test.describe('the embedded demo space', () => {
   test.setTimeout(90_000);
 
-  test('shows the four participants, a pending scribe proposal, reasoning and gauges; an approved write lands in the sandbox through the real filesystem server', async ({ page }) => {
+  test('shows the four participants, a pending scribe proposal, reasoning and gauges; an approved write lands in the sandbox through the real filesystem server', async ({
+    page,
+  }) => {
     await page.goto(printedUrl());
     await expect(page.getByTestId('connection-status')).toHaveText('Live');
     for (const id of ['human', 'files', 'scribe', 'auditor']) await expect(card(page, id)).toBeVisible();
@@ -20,7 +22,12 @@ test.describe('the embedded demo space', () => {
     await expect(pending).toBeVisible({ timeout: 30_000 });
     // Pinned by id: the scribe keeps proposing, and "the first pending one" moves on once this one is decided.
     const proposal = page.locator(`[data-proposal-id="${await pending.getAttribute('data-proposal-id')}"]`);
-    await expect(page.getByRole('region', { name: /Reasoning/ }).getByText('scribe').first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('region', { name: /Reasoning/ })
+        .getByText('scribe')
+        .first(),
+    ).toBeVisible();
     await expect(page.getByRole('meter').first()).toBeVisible();
 
     const path = /"path":\s*"([^"]+)"/.exec((await proposal.textContent()) ?? '')?.[1];
@@ -33,7 +40,12 @@ test.describe('the embedded demo space', () => {
     await expect(proposal.getByText(/completed/i).first()).toBeVisible({ timeout: 15_000 });
     await expect(card(page, 'files').getByText(/ready: \d+ tools from secure-filesystem-server/)).toBeVisible();
     // The auditor lists the notes directory on its own schedule and comments on the newest note it finds.
-    await expect(page.getByRole('region', { name: 'Chat' }).getByText(new RegExp(`Audit of ${path!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`)).first()).toBeVisible({ timeout: 40_000 });
+    await expect(
+      page
+        .getByRole('region', { name: 'Chat' })
+        .getByText(new RegExp(`Audit of ${path!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
+        .first(),
+    ).toBeVisible({ timeout: 40_000 });
   });
 
   test('a killed demo agent is restarted, and the control room shows it leave and rejoin', async ({ page }) => {

@@ -37,13 +37,20 @@ async function discoverTools(request: APIRequestContext) {
   const { id } = (await sent.json()) as { id: string };
   await expect
     .poll(async () => {
-      const { messages } = (await (await request.get('/participants/human/messages?space=e2e&after=0', { headers: AUTH })).json()) as { messages: { kind: string; correlation_id?: string[] }[] };
+      const { messages } = (await (await request.get('/participants/human/messages?space=e2e&after=0', { headers: AUTH })).json()) as {
+        messages: { kind: string; correlation_id?: string[] }[];
+      };
       return messages.some((m) => m.kind === 'mcp/response' && m.correlation_id?.includes(id));
     })
     .toBe(true);
 }
 
-test('a push for a new proposal reaches the service worker, which shows it with Approve and Reject; Approve works from it', async ({ page, context, request, baseURL }) => {
+test('a push for a new proposal reaches the service worker, which shows it with Approve and Reject; Approve works from it', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   await context.grantPermissions(['notifications']);
   const device = testSubscriber();
   const subscription = device.subscription(receiver.url(`/push/${u}`));
@@ -67,7 +74,14 @@ test('a push for a new proposal reaches the service worker, which shows it with 
   const path = `notes/${u}.md`;
   const done = propose(path);
   const push = decryptPush(await receiver.next(`/push/${u}`), device);
-  expect(push).toMatchObject({ title: `agent proposes ${tool}`, tag: expect.any(String), actions: [{ action: 'approve', title: 'Approve' }, { action: 'reject', title: 'Reject' }] });
+  expect(push).toMatchObject({
+    title: `agent proposes ${tool}`,
+    tag: expect.any(String),
+    actions: [
+      { action: 'approve', title: 'Approve' },
+      { action: 'reject', title: 'Reject' },
+    ],
+  });
   expect(push.body).toContain('e2e · moderate');
 
   const origin = new URL(baseURL!).origin;
@@ -80,7 +94,10 @@ test('a push for a new proposal reaches the service worker, which shows it with 
         await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: registrations.get(`${origin}/`)!, data: JSON.stringify(push) });
         return page.evaluate(async (tag) => {
           const shown = await (await navigator.serviceWorker.ready).getNotifications({ tag });
-          return shown.map((n) => ({ title: n.title, actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => a.title) }));
+          return shown.map((n) => ({
+            title: n.title,
+            actions: (n as Notification & { actions: { action: string; title: string }[] }).actions.map((a) => a.title),
+          }));
         }, push.tag);
       },
       { timeout: 15_000 },
@@ -109,7 +126,11 @@ test('the Webhooks dialog adds a webhook pointing at a receiver and shows its su
 
   const waiting = propose(`notes/${u}-hook.md`).catch((e: Error) => e);
   const delivered = JSON.parse((await receiver.next(`/hook/${u}`)).body.toString());
-  expect(delivered).toMatchObject({ event: 'proposal.pending', space: 'e2e', proposal: { proposer: 'agent', tool, arguments: { path: `notes/${u}-hook.md` } } });
+  expect(delivered).toMatchObject({
+    event: 'proposal.pending',
+    space: 'e2e',
+    proposal: { proposer: 'agent', tool, arguments: { path: `notes/${u}-hook.md` } },
+  });
   await expect(row).toContainText('Latest delivery: proposal.pending · attempt 1 · HTTP 201');
   await row.getByRole('button', { name: 'Deliveries' }).click();
   await expect(row.getByRole('list', { name: 'Delivery log' })).toContainText('proposal.pending · attempt 1 · HTTP 201');

@@ -59,7 +59,11 @@ test.afterEach(() => agent.disconnect());
 
 test('a grant lets the agent call a tool and revoking it takes that back; an invalid pattern cannot be granted', async ({ page }) => {
   const tool = `read_e2e_${Date.now()}`;
-  const call = { kind: 'mcp/request', to: ['tools'], payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: {} } } } as OutgoingEnvelope;
+  const call = {
+    kind: 'mcp/request',
+    to: ['tools'],
+    payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: {} } },
+  } as OutgoingEnvelope;
   expect(await settle(agent, call)).toEqual({ error: 'capability_violation' });
 
   const card = await openRail(page);

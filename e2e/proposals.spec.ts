@@ -234,7 +234,9 @@ test('edit then approve: invalid JSON and schema violations block the send; the 
   await expect(draft.getByLabel('Result')).toHaveText(`Wrote 13 characters to draft-${u}.txt`);
 
   expect(await call).toMatchObject({ ok: true });
-  expect(tools.calls.filter((c) => c.name === 'write_file')).toEqual([{ name: 'write_file', args: { path: `draft-${u}.txt`, content: 'hello, edited' }, from: 'human' }]);
+  expect(tools.calls.filter((c) => c.name === 'write_file')).toEqual([
+    { name: 'write_file', args: { path: `draft-${u}.txt`, content: 'hello, edited' }, from: 'human' },
+  ]);
   expect(tools.files.get(`draft-${u}.txt`)).toBe('hello, edited');
 });
 
@@ -262,9 +264,11 @@ test('reject with reason "unsafe" and an explanation: the agent fails fast and r
   await expect(proposalCard.getByText('“System files are off limits.”')).toBeVisible();
 
   const reject = seen.find((e) => e.kind === 'mcp/reject');
-  await expect.poll(() => seen.find((e) => e.kind === 'chat' && e.correlation_id?.includes(reject!.id))?.payload).toMatchObject({
-    text: 'System files are off limits.',
-  });
+  await expect
+    .poll(() => seen.find((e) => e.kind === 'chat' && e.correlation_id?.includes(reject!.id))?.payload)
+    .toMatchObject({
+      text: 'System files are off limits.',
+    });
   expect(tools.calls).toHaveLength(0);
 });
 
@@ -304,7 +308,9 @@ test('two proposals both stay pending and visible, oldest first; j/k, x and batc
   propose(agent, 'write_file', { path: `second-${u}.txt`, content: 'two' });
   await expect(card(page, 'write_file', `second-${u}.txt`)).toBeVisible();
 
-  const pendingCards = queue(page).getByRole('article').filter({ has: page.getByText('pending', { exact: true }) });
+  const pendingCards = queue(page)
+    .getByRole('article')
+    .filter({ has: page.getByText('pending', { exact: true }) });
   await expect(pendingCards).toHaveCount(2);
   await expect(pendingCards.nth(0)).toContainText(`first-${u}.txt`);
   await expect(pendingCards.nth(1)).toContainText(`second-${u}.txt`);

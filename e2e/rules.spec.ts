@@ -40,10 +40,14 @@ test.afterEach(async ({ request }) => {
   run.disconnect();
 });
 
-const propose = (path: string) => run.agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path, content: `text of ${path}` } } }, 20_000);
+const propose = (path: string) =>
+  run.agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { path, content: `text of ${path}` } } }, 20_000);
 const cardOf = (page: Page, path: string) => queue(page).getByRole('article', { name: tool }).filter({ hasText: path });
 
-test('approving three proposals of one shape suggests a rule; accepted, it approves the fourth with no click and the card names it', async ({ page, request }) => {
+test('approving three proposals of one shape suggests a rule; accepted, it approves the fourth with no click and the card names it', async ({
+  page,
+  request,
+}) => {
   await page.goto(signInUrl());
   await expect(page.getByTestId('connection-status')).toHaveText('Live');
   for (const n of [1, 2, 3]) {
@@ -53,7 +57,9 @@ test('approving three proposals of one shape suggests a rule; accepted, it appro
     expect(await done).toMatchObject({ content: [{ text: `Wrote ${path}` }] });
   }
 
-  const suggestion = page.getByRole('list', { name: 'Suggested rules' }).getByRole('listitem', { name: new RegExp(`Suggested rule: Approve agent → tools · ${tool} · path notes/${u}/\\*`) });
+  const suggestion = page
+    .getByRole('list', { name: 'Suggested rules' })
+    .getByRole('listitem', { name: new RegExp(`Suggested rule: Approve agent → tools · ${tool} · path notes/${u}/\\*`) });
   await expect(suggestion).toBeVisible();
   await expect(suggestion).toContainText('You approved');
   await expect(suggestion).toContainText('3 times');
@@ -99,7 +105,10 @@ test('"Approve for 1 hour" approves by a new rule that expires in an hour; Undo 
   const card = cardOf(page, second);
   await expect(card.getByRole('button', { name: 'Approve', exact: true })).toBeVisible();
   await card.getByRole('button', { name: 'Reject' }).click();
-  await page.getByRole('dialog', { name: `Reject ${tool}` }).getByRole('button', { name: 'Reject' }).click();
+  await page
+    .getByRole('dialog', { name: `Reject ${tool}` })
+    .getByRole('button', { name: 'Reject' })
+    .click();
   expect(await waiting).toBeInstanceOf(ProposalRejectedError);
 });
 
@@ -137,7 +146,10 @@ test('a reject rule written in the rules view tells the agent its reason; disabl
   await rules.getByRole('combobox', { name: `Mode of no drafts ${u}` }).selectOption('disabled');
   await expect(rules.getByRole('listitem', { name: `Rule no drafts ${u}` })).toContainText('v2');
   await rules.getByRole('button', { name: `Delete no drafts ${u}` }).click();
-  await page.getByRole('dialog', { name: `Delete the rule “no drafts ${u}”?` }).getByRole('button', { name: 'Delete rule' }).click();
+  await page
+    .getByRole('dialog', { name: `Delete the rule “no drafts ${u}”?` })
+    .getByRole('button', { name: 'Delete rule' })
+    .click();
   await expect(rules.getByRole('listitem', { name: `Rule no drafts ${u}` })).toBeHidden();
 });
 
@@ -154,9 +166,14 @@ test('"Not now" hides a proposal from this browser without telling the agent no,
   await page.reload();
   await expect(page.getByTestId('connection-status')).toHaveText('Live');
   await expect(cardOf(page, path)).toBeHidden(); // still put off after a reload
-  await queue(page).getByRole('button', { name: /put off \(Not now\): show/ }).click();
+  await queue(page)
+    .getByRole('button', { name: /put off \(Not now\): show/ })
+    .click();
   await expect(cardOf(page, path).getByText('pending', { exact: true })).toBeVisible();
   await cardOf(page, path).getByRole('button', { name: 'Reject' }).click();
-  await page.getByRole('dialog', { name: `Reject ${tool}` }).getByRole('button', { name: 'Reject' }).click();
+  await page
+    .getByRole('dialog', { name: `Reject ${tool}` })
+    .getByRole('button', { name: 'Reject' })
+    .click();
   expect(await waiting).toBeInstanceOf(ProposalRejectedError);
 });

@@ -77,9 +77,26 @@ async function startServer(): Promise<{ port: number; server: ChildProcess; dir:
   const port = await freePort();
   const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', MEW_SPACE_CONFIG: join(dir, 'space.json'), MEW_DATA_DIR: dir, NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MEW_SPACE_CONFIG: join(dir, 'space.json'),
+      MEW_DATA_DIR: dir,
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
   });
-  await expect.poll(() => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false), { timeout: 60_000 }).toBe(true);
+  await expect
+    .poll(
+      () =>
+        fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      { timeout: 60_000 },
+    )
+    .toBe(true);
   return { port, server, dir };
 }
 
@@ -127,7 +144,10 @@ async function record(page: Page, cdp: CDPSession): Promise<{ stop(): Promise<Me
         const recording = w.__recording!;
         recording.on = false;
         const to = performance.now();
-        const gaps = recording.frames.slice(1).map((t, i) => t - recording.frames[i]).sort((a, b) => a - b);
+        const gaps = recording.frames
+          .slice(1)
+          .map((t, i) => t - recording.frames[i])
+          .sort((a, b) => a - b);
         const at = (q: number) => gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))] ?? 0;
         const tasks = w.__longTasks.filter((t) => t.at >= recording.from && t.at <= to).map((t) => t.ms);
         return {
@@ -155,12 +175,15 @@ async function scrollThrough(page: Page, cdp: CDPSession, name: string, list: Lo
   const scroller = await scrollerOf(list);
   await scroller.evaluate((el) => el.scrollIntoView({ block: 'nearest' }));
   // Over the middle of what is visible of the scroll box (of the list itself when the page scrolls it).
-  const box = await scroller.evaluate((el, list) => {
-    const r = (el === document.scrollingElement ? list! : el).getBoundingClientRect();
-    const top = Math.max(r.top, 0);
-    const bottom = Math.min(r.bottom, innerHeight);
-    return { x: r.left + Math.min(r.width / 2, 120), y: (top + bottom) / 2 };
-  }, await list.elementHandle());
+  const box = await scroller.evaluate(
+    (el, list) => {
+      const r = (el === document.scrollingElement ? list! : el).getBoundingClientRect();
+      const top = Math.max(r.top, 0);
+      const bottom = Math.min(r.bottom, innerHeight);
+      return { x: r.left + Math.min(r.width / 2, 120), y: (top + bottom) / 2 };
+    },
+    await list.elementHandle(),
+  );
   await page.mouse.move(box.x, box.y);
   const recording = await record(page, cdp);
   let steps = 0;
@@ -241,7 +264,11 @@ test('100 participants with live gauges, 1 000 pending proposals and 10 000 enve
     const agents = await Promise.all(AGENTS.map((a) => connect(port, a)));
     connected.push(...agents);
     agents.forEach((a, i) => {
-      a.client.send({ kind: 'participant/status', to: [LEAD], payload: { tokens: 1000 + i * 80, max_tokens: 10_000, messages_in_context: 20 + i, status: 'working' } });
+      a.client.send({
+        kind: 'participant/status',
+        to: [LEAD],
+        payload: { tokens: 1000 + i * 80, max_tokens: 10_000, messages_in_context: 20 + i, status: 'working' },
+      });
     });
     // Me, the tools and the 100 agents.
     await expect(rail.getByRole('heading', { name: /Participants/ })).toContainText('102 online');
@@ -255,14 +282,23 @@ test('100 participants with live gauges, 1 000 pending proposals and 10 000 enve
   const statuses = setInterval(() => {
     round++;
     agents.forEach((a, i) => {
-      if (!quiet.has(a)) a.client.send({ kind: 'participant/status', to: [LEAD], payload: { tokens: 1000 + ((i * 80 + round * 250) % 8000), max_tokens: 10_000, messages_in_context: 20 + i, status: 'working' } });
+      if (!quiet.has(a))
+        a.client.send({
+          kind: 'participant/status',
+          to: [LEAD],
+          payload: { tokens: 1000 + ((i * 80 + round * 250) % 8000), max_tokens: 10_000, messages_in_context: 20 + i, status: 'working' },
+        });
     });
   }, 1000);
 
   try {
     await test.step('1 000 proposals wait in the queue', async () => {
       const propose = (n: number) =>
-        agents[n % agents.length].client.send({ kind: 'mcp/proposal', to: ['tools'], payload: { method: 'tools/call', params: { name: TOOL, arguments: { path: `notes/${n}.md`, text: `note ${n}` } } } });
+        agents[n % agents.length].client.send({
+          kind: 'mcp/proposal',
+          to: ['tools'],
+          payload: { method: 'tools/call', params: { name: TOOL, arguments: { path: `notes/${n}.md`, text: `note ${n}` } } },
+        });
       for (let n = 1; n < PROPOSALS; n++) {
         propose(n);
         if (n % 100 === 0) await sleep(100); // 1 000 a second
@@ -298,7 +334,11 @@ test('100 participants with live gauges, 1 000 pending proposals and 10 000 enve
       const last = rail.getByRole('article', { name: AGENTS.at(-1) });
       await expect(last).toBeInViewport();
       quiet.add(agents.at(-1)!);
-      agents.at(-1)!.client.send({ kind: 'participant/status', to: [LEAD], payload: { tokens: 9_500, max_tokens: 10_000, messages_in_context: 180, status: 'almost full' } });
+      agents.at(-1)!.client.send({
+        kind: 'participant/status',
+        to: [LEAD],
+        payload: { tokens: 9_500, max_tokens: 10_000, messages_in_context: 180, status: 'almost full' },
+      });
       await expect(last.getByRole('meter', { name: `Context usage of ${AGENTS.at(-1)}` })).toHaveAttribute('aria-valuenow', '95');
       await expect(last.getByText('almost full')).toBeVisible();
     });

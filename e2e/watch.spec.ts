@@ -33,18 +33,20 @@ test('a status report updates the telemetry charts and "Request status now" brin
   }
   // The chart itself drew the series: its canvas has pixels in the tokens line's colour (sky-400).
   const tokensCanvas = panel.getByRole('figure').filter({ hasText: 'Tokens vs max' }).locator('canvas');
-  await expect.poll(() => tokensCanvas.evaluate((canvas: HTMLCanvasElement) => {
-    const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-    let drawn = 0;
-    for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - 56) + Math.abs(data[i + 1] - 189) + Math.abs(data[i + 2] - 248) < 40) drawn++;
-    return drawn;
-  })).toBeGreaterThan(0);
+  await expect
+    .poll(() =>
+      tokensCanvas.evaluate((canvas: HTMLCanvasElement) => {
+        const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+        let drawn = 0;
+        for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - 56) + Math.abs(data[i + 1] - 189) + Math.abs(data[i + 2] - 248) < 40) drawn++;
+        return drawn;
+      }),
+    )
+    .toBeGreaterThan(0);
 
   // The agent's SDK answers participant/request-status on its own, from its current usage.
   agent.telemetry.record({ tokens: 15_000, messages: 40, latencyMs: 120 });
-  const answered = new Promise<string[]>((resolve) =>
-    agent!.client.on('participant/request-status', (envelope) => resolve(envelope.to ?? [])),
-  );
+  const answered = new Promise<string[]>((resolve) => agent!.client.on('participant/request-status', (envelope) => resolve(envelope.to ?? [])));
   await panel.getByRole('button', { name: 'Request status now' }).click();
   expect(await answered).toEqual(['agent']);
   await expect(panel.getByText('15,000 / 20,000')).toBeVisible();
@@ -107,7 +109,11 @@ test('chats addressed to the human queue for acknowledgement; acknowledge one, c
   await expect(queue.getByText(`Broadcast ${tag}`)).toHaveCount(0);
   await expect(page.getByRole('list', { name: 'Messages' }).getByText(`Broadcast ${tag}`)).toBeVisible();
 
-  await queue.getByRole('listitem').filter({ hasText: `${tag} one` }).getByRole('button', { name: 'Acknowledge' }).click();
+  await queue
+    .getByRole('listitem')
+    .filter({ hasText: `${tag} one` })
+    .getByRole('button', { name: 'Acknowledge' })
+    .click();
   await expect.poll(() => acks.some((a) => a.correlation.includes(first.id))).toBe(true);
   await expect(queue.getByText(`Please confirm ${tag} one`)).toHaveCount(0);
   await expect(page.getByRole('list', { name: 'Messages' }).getByText('acknowledged by human').first()).toBeVisible();
@@ -154,14 +160,20 @@ test('the envelope log filters, expands, jumps along correlation chains and expo
   await expect(parentToggle).toBeFocused();
   await expect(log.getByText(/^Jumped to chat /)).toBeVisible();
 
-  await rows.filter({ hasText: `orphan ${tag}` }).getByRole('button', { name: `Jump to parent envelope never-seen-${tag}` }).click();
+  await rows
+    .filter({ hasText: `orphan ${tag}` })
+    .getByRole('button', { name: `Jump to parent envelope never-seen-${tag}` })
+    .click();
   await expect(log.getByText(/is not in the log: it was never seen here/)).toBeVisible();
 
   const download = page.waitForEvent('download');
   await log.getByRole('button', { name: 'Export JSONL' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^mew-e2e-.*\.jsonl$/);
-  const lines = (await readFile(await file.path(), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const lines = (await readFile(await file.path(), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(lines.map((e) => e.payload.text)).toEqual([`question ${tag}`, `answer ${tag}`, `orphan ${tag}`]);
 });
 
@@ -217,7 +229,12 @@ test('a gateway refusal of my own envelope surfaces as an error toast', async ({
   await page.reload();
   await expect(page.getByTestId('connection-status')).toHaveText('Live');
   await page.getByRole('region', { name: 'Envelope log' }).getByLabel('Kind prefix').fill('system/error');
-  await expect(page.getByRole('list', { name: 'Envelopes' }).getByText(/message_too_large/).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('list', { name: 'Envelopes' })
+      .getByText(/message_too_large/)
+      .first(),
+  ).toBeVisible();
   await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'message_too_large' })).toHaveCount(0);
 });
 

@@ -27,7 +27,14 @@ server.on('upgrade', (req, socket, head) => {
       if (!joined) {
         joined = true;
         const { participantId } = JSON.parse(data.toString());
-        ws.send(JSON.stringify({ protocol: 'mew/v0.4', kind: 'system/welcome', to: [participantId], payload: { you: { id: participantId, capabilities: [] }, participants: [] } }));
+        ws.send(
+          JSON.stringify({
+            protocol: 'mew/v0.4',
+            kind: 'system/welcome',
+            to: [participantId],
+            payload: { you: { id: participantId, capabilities: [] }, participants: [] },
+          }),
+        );
         return;
       }
       if (mode === 'naive') {

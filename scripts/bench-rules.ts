@@ -24,7 +24,13 @@ export function benchRules(): { literalUs: number; missUs: number; globUs: numbe
         ...created,
       })),
     );
-  const proposal = (tool: string) => ({ proposer: 'agent-7', targets: ['files'], method: 'tools/call', tool, arguments: { path: 'dir999/notes.md', content: 'x'.repeat(200) } });
+  const proposal = (tool: string) => ({
+    proposer: 'agent-7',
+    targets: ['files'],
+    method: 'tools/call',
+    tool,
+    arguments: { path: 'dir999/notes.md', content: 'x'.repeat(200) },
+  });
   const time = (engine: RuleEngine, facts: ReturnType<typeof proposal>) => {
     for (let i = 0; i < 1000; i++) engine.decide(facts, Date.now());
     const started = performance.now();
@@ -35,7 +41,10 @@ export function benchRules(): { literalUs: number; missUs: number; globUs: numbe
   const literalUs = time(literal, proposal('tool_999'));
   const missUs = time(literal, proposal('tool_unknown'));
   // Rules whose tool is a glob cannot be indexed by tool: every one is tried.
-  const globUs = time(engineOf((i) => `tool_${i}_*`), proposal('tool_999_x'));
+  const globUs = time(
+    engineOf((i) => `tool_${i}_*`),
+    proposal('tool_999_x'),
+  );
   console.log(`\nApproval rules: ${RULES} rules, ${DECISIONS} decisions each (target ≤ 50 µs per decision)`);
   console.log(`  rules naming their tool, the last one matches: ${literalUs.toFixed(1)} µs per decision`);
   console.log(`  rules naming their tool, none matches:         ${missUs.toFixed(1)} µs per decision`);

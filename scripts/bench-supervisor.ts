@@ -30,7 +30,11 @@ export async function benchSupervisor(): Promise<LatencyRow[]> {
   const created = { created_by: 'bench', created_at: new Date().toISOString(), version: 1 };
   // One rule approves the agent's notes; 999 others name other tools, as a space with many rules would.
   const rules: ApprovalRule[] = Array.from({ length: RULES }, (_, i) => ({
-    ...approvalRuleInputSchema.parse({ name: `rule ${i}`, decision: 'approve', match: { proposer: 'agent', tool: i === 0 ? 'note' : `tool_${i}`, arguments: { path: 'notes/*' } } }),
+    ...approvalRuleInputSchema.parse({
+      name: `rule ${i}`,
+      decision: 'approve',
+      match: { proposer: 'agent', tool: i === 0 ? 'note' : `tool_${i}`, arguments: { path: 'notes/*' } },
+    }),
     id: `r${i}`,
     ...created,
   }));

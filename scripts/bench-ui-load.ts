@@ -145,7 +145,11 @@ async function runLoad({ url, agents, rate }: LoadOptions): Promise<void> {
           kind === 'chat'
             ? { kind: 'chat', to, payload: { text: `progress update ${n}` } }
             : kind === 'status'
-              ? { kind: 'participant/status', to, payload: { tokens: 1000 + (n % 7000), max_tokens: STATUS_MAX_TOKENS, messages_in_context: n % 200, latency_ms: 100 + (n % 300) } }
+              ? {
+                  kind: 'participant/status',
+                  to,
+                  payload: { tokens: 1000 + (n % 7000), max_tokens: STATUS_MAX_TOKENS, messages_in_context: n % 200, latency_ms: 100 + (n % 300) },
+                }
               : { kind: 'reasoning/thought', to, context: `bench-thread-${agent}`, payload: { message: `considering option ${n}` } };
         sockets[agent].send(JSON.stringify(body));
       }

@@ -69,7 +69,10 @@ interface CpuProfile {
 async function loadSourceMaps(urls: string[]): Promise<Map<string, SourceMapConsumer>> {
   const maps = new Map<string, SourceMapConsumer>();
   for (const url of new Set(urls.filter((u) => u.startsWith('http')))) {
-    const script = await fetch(url).then((r) => (r.ok ? r.text() : ''), () => '');
+    const script = await fetch(url).then(
+      (r) => (r.ok ? r.text() : ''),
+      () => '',
+    );
     const mapUrl = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(script)?.[1];
     const response = mapUrl && (await fetch(new URL(mapUrl, url)).catch(() => undefined));
     if (response && response.ok) maps.set(url, new SourceMapConsumer(await response.json()));
@@ -115,7 +118,9 @@ interface TraceEvent {
 
 /** Self time by trace event name inside the renderer main thread's long tasks: is it script, style, layout or paint? */
 function printLongTaskBreakdown(events: TraceEvent[]): void {
-  const mainThreads = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const mainThreads = new Set(
+    events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+  );
   const byThread = new Map<string, TraceEvent[]>();
   for (const e of events) {
     const key = `${e.pid}:${e.tid}`;
@@ -212,16 +217,39 @@ async function runRate(rate: number): Promise<string[]> {
   const port = await freePort();
   const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', MEW_SPACE_CONFIG: join(dir, 'space.json'), MEW_DATA_DIR: dir, NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MEW_SPACE_CONFIG: join(dir, 'space.json'),
+      MEW_DATA_DIR: dir,
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
   });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--enable-precise-memory-info'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--enable-precise-memory-info',
+    ],
   });
   let load: ReturnType<typeof startLoad> | undefined;
   try {
     for (let i = 0; i < 100; i++) {
-      if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await sleep(100);
     }
     const url = `ws://127.0.0.1:${port}/ws?space=bench-ui`;
@@ -231,7 +259,14 @@ async function runRate(rate: number): Promise<string[]> {
       if (e.kind === 'mcp/proposal') gatewayEchoAt.set(e.id, Date.now());
       if (e.kind !== 'mcp/request' || !e.to?.includes('tools')) return;
       for (const id of e.correlation_id ?? []) fulfilledAt.set(id, Date.now());
-      tools.send(JSON.stringify({ kind: 'mcp/response', to: [e.from], correlation_id: [e.id], payload: { jsonrpc: '2.0', id: e.payload.id, result: { content: [{ type: 'text', text: 'ok' }] } } }));
+      tools.send(
+        JSON.stringify({
+          kind: 'mcp/response',
+          to: [e.from],
+          correlation_id: [e.id],
+          payload: { jsonrpc: '2.0', id: e.payload.id, result: { content: [{ type: 'text', text: 'ok' }] } },
+        }),
+      );
     });
     const proposer = await connect(url, 'proposer');
 
@@ -254,7 +289,8 @@ async function runRate(rate: number): Promise<string[]> {
         set(handler: (event: MessageEvent) => void) {
           w.__sockets++;
           onmessage.set!.call(this, function (this: WebSocket, event: MessageEvent) {
-            const id = typeof event.data === 'string' && event.data.includes('"mcp/proposal"') ? /"id":"(bench-proposal-\d+)"/.exec(event.data)?.[1] : undefined;
+            const id =
+              typeof event.data === 'string' && event.data.includes('"mcp/proposal"') ? /"id":"(bench-proposal-\d+)"/.exec(event.data)?.[1] : undefined;
             if (id) w.__arrived[id] ??= Date.now();
             return handler.call(this, event);
           });
@@ -274,22 +310,30 @@ async function runRate(rate: number): Promise<string[]> {
           }
         }
       }).observe(document, { childList: true, subtree: true });
-      document.addEventListener('click', (e) => {
-        const card = (e.target as HTMLElement).closest<HTMLElement>('[data-proposal-id]');
-        if (card) w.__clicks[card.dataset.proposalId!] ??= Date.now();
-      }, true);
+      document.addEventListener(
+        'click',
+        (e) => {
+          const card = (e.target as HTMLElement).closest<HTMLElement>('[data-proposal-id]');
+          if (card) w.__clicks[card.dataset.proposalId!] ??= Date.now();
+        },
+        true,
+      );
       // Input latency: from the key event's time (when the browser received the key, so waiting for a busy main
       // thread counts) to a task posted from the next animation frame, which runs once that frame is painted; the
       // queue's own update (a discrete React render) lands before that frame. Not the Event Timing API: it reports
       // only events of 16 ms or more, leaving out the fast ones and biasing the median.
-      addEventListener('keydown', (e) => {
-        if (e.key !== inputKey) return;
-        requestAnimationFrame(() => {
-          const painted = new MessageChannel();
-          painted.port1.onmessage = () => w.__inputLatency.push(performance.now() - e.timeStamp);
-          painted.port2.postMessage(null);
-        });
-      }, true);
+      addEventListener(
+        'keydown',
+        (e) => {
+          if (e.key !== inputKey) return;
+          requestAnimationFrame(() => {
+            const painted = new MessageChannel();
+            painted.port1.onmessage = () => w.__inputLatency.push(performance.now() - e.timeStamp);
+            painted.port2.postMessage(null);
+          });
+        },
+        true,
+      );
     }, INPUT_KEY);
     await page.goto(`http://127.0.0.1:${port}/spaces/bench-ui#token=${token(PAGE_PARTICIPANT)}`);
     await page.getByText('Live', { exact: true }).waitFor({ timeout: 20_000 });
@@ -319,7 +363,9 @@ async function runRate(rate: number): Promise<string[]> {
     const proposals = setInterval(() => {
       const id = `bench-proposal-${sentAt.size}`;
       sentAt.set(id, Date.now());
-      proposer.send(JSON.stringify({ id, kind: 'mcp/proposal', to: ['tools'], payload: { method: 'tools/call', params: { name: 'write_note', arguments: { text: id } } } }));
+      proposer.send(
+        JSON.stringify({ id, kind: 'mcp/proposal', to: ['tools'], payload: { method: 'tools/call', params: { name: 'write_note', arguments: { text: id } } } }),
+      );
     }, PROPOSAL_EVERY_MS);
     const running = () => Date.now() - started < SECONDS * 1000;
     const pressing = (async () => {
@@ -366,14 +412,18 @@ async function runRate(rate: number): Promise<string[]> {
       return { ...w, heap: memory?.usedJSHeapSize ?? NaN, nodes: document.getElementsByTagName('*').length };
     });
     const visible = [...sentAt].filter(([id]) => result.__seen[id]).map(([id, t]) => result.__seen[id] - t);
-    const onWire = Object.entries(result.__clicks).filter(([id]) => fulfilledAt.has(id)).map(([id, t]) => fulfilledAt.get(id)! - t);
+    const onWire = Object.entries(result.__clicks)
+      .filter(([id]) => fulfilledAt.has(id))
+      .map(([id, t]) => fulfilledAt.get(id)! - t);
     const longTasks = result.__longTasks;
     const over50 = longTasks.filter((d) => d > 50);
     const over100 = longTasks.filter((d) => d > 100);
     const worst = Math.round(Math.max(0, ...longTasks));
     const input = result.__inputLatency;
     const ratePerSecond = Math.round(sent / elapsed);
-    console.log(`MEW control room under load (${SECONDS} s, ${ratePerSecond} envelopes/s sent of ${rate} asked, ${AGENTS} agents, Chromium ${browser.version()})\n`);
+    console.log(
+      `MEW control room under load (${SECONDS} s, ${ratePerSecond} envelopes/s sent of ${rate} asked, ${AGENTS} agents, Chromium ${browser.version()})\n`,
+    );
     const stealPercent = cpuBefore && cpuAfter ? (((cpuAfter.steal - cpuBefore.steal) / (cpuAfter.total - cpuBefore.total)) * 100).toFixed(0) : '?';
     console.log(`machine                        ${availableParallelism()} CPUs, ${stealPercent} % of CPU time stolen by the host`);
     console.log(`envelopes sent                 ${sent}`);
@@ -382,8 +432,12 @@ async function runRate(rate: number): Promise<string[]> {
     console.log(`long tasks > 50 ms             ${over50.length} (${over100.length} over 100 ms; worst ${worst} ms)`);
     const busy = (name: string) => `${((((metricsAfter[name] ?? 0) - (metricsBefore[name] ?? 0)) / metricsSeconds) * 100).toFixed(0)} %`;
     const perSecond = (name: string) => (((metricsAfter[name] ?? 0) - (metricsBefore[name] ?? 0)) / metricsSeconds).toFixed(0);
-    console.log(`main thread busy               ${busy('TaskDuration')} (script ${busy('ScriptDuration')}, style ${busy('RecalcStyleDuration')}, layout ${busy('LayoutDuration')})`);
-    console.log(`main thread CPU time           ${busy('ThreadTime')} (steal-free); ${perSecond('LayoutCount')} layouts/s, ${perSecond('RecalcStyleCount')} style recalcs/s`);
+    console.log(
+      `main thread busy               ${busy('TaskDuration')} (script ${busy('ScriptDuration')}, style ${busy('RecalcStyleDuration')}, layout ${busy('LayoutDuration')})`,
+    );
+    console.log(
+      `main thread CPU time           ${busy('ThreadTime')} (steal-free); ${perSecond('LayoutCount')} layouts/s, ${perSecond('RecalcStyleCount')} style recalcs/s`,
+    );
     const heapMb = (result.heap / 1024 / 1024).toFixed(1);
     console.log(`JS heap after the run          ${heapMb} MB (${result.nodes} DOM elements)`);
     console.log(`proposal sent → card visible   p50 ${percentile(visible, 50)} ms, p95 ${percentile(visible, 95)} ms (${visible.length}/${sentAt.size} seen)`);

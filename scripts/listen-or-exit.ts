@@ -7,7 +7,8 @@ export async function listenOrExit(listening: Promise<number>, host: string, por
     return await listening;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') console.error(`Cannot start: ${host}:${port} is already in use (another server is running there; set PORT to use another port).`);
+    if (code === 'EADDRINUSE')
+      console.error(`Cannot start: ${host}:${port} is already in use (another server is running there; set PORT to use another port).`);
     else if (code === 'EACCES') console.error(`Cannot start: not allowed to listen on ${host}:${port} (set PORT to a port above 1023).`);
     else if (code === 'EADDRNOTAVAIL') console.error(`Cannot start: ${host} is not an address of this machine (set HOST).`);
     else throw error;

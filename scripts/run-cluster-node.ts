@@ -10,7 +10,11 @@ import { signInLine } from './sign-in-line';
  * Starts one node of a cluster (`MEW_REDIS_URL`, `MEW_NODE_ID`) on the same settings as a single gateway (PORT,
  * HOST, MEW_SPACE_CONFIG), and leaves the cluster cleanly on SIGINT/SIGTERM (its spaces move at once).
  */
-export async function runClusterNode(mode: string, redisUrl: string, extra: Pick<GatewayServerOptions, 'fallback' | 'leaveOtherUpgrades'> = {}): Promise<ClusterNode> {
+export async function runClusterNode(
+  mode: string,
+  redisUrl: string,
+  extra: Pick<GatewayServerOptions, 'fallback' | 'leaveOtherUpgrades'> = {},
+): Promise<ClusterNode> {
   let env: ReturnType<typeof gatewayEnv>;
   let node: ClusterNode;
   try {

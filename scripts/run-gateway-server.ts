@@ -1,5 +1,14 @@
 import { join } from 'node:path';
-import { createGatewayServer, DATABASE_FILE, gatewayEnv, PersistenceError, SettingsError, SpaceConfigError, type GatewayServer, type GatewayServerOptions } from '../lib/gateway';
+import {
+  createGatewayServer,
+  DATABASE_FILE,
+  gatewayEnv,
+  PersistenceError,
+  SettingsError,
+  SpaceConfigError,
+  type GatewayServer,
+  type GatewayServerOptions,
+} from '../lib/gateway';
 import { superviseGatewaySpaces } from '../lib/automation/space-supervision';
 import { SpaceLauncher } from '../lib/launcher/space-launcher';
 import { demoSettings, reportCrash, startSpaceProcesses } from '../lib/launcher/space-processes';
@@ -13,10 +22,7 @@ import { signInLine } from './sign-in-line';
  * down cleanly on SIGINT/SIGTERM. A bad space config or a data directory it will not trust (a missing, emptied or
  * swapped database) ends the process with its one-line message, not a stack.
  */
-export async function runGatewayServer(
-  mode: string,
-  extra: Pick<GatewayServerOptions, 'fallback' | 'leaveOtherUpgrades'> = {},
-): Promise<GatewayServer> {
+export async function runGatewayServer(mode: string, extra: Pick<GatewayServerOptions, 'fallback' | 'leaveOtherUpgrades'> = {}): Promise<GatewayServer> {
   let env: ReturnType<typeof gatewayEnv>;
   let gatewayServer: GatewayServer;
   try {
@@ -46,12 +52,16 @@ export async function runGatewayServer(
   for (const config of gatewayServer.configs) {
     const space = gatewayServer.gateway.spaces.get(config.id);
     if (!space) continue;
-    observers.push(...startSpaceProcesses({ config, space, launcher, gatewayUrl: `ws://${base}/ws`, dataDir: env.dataDir, ...demo, print: (line) => console.log(line) }));
+    observers.push(
+      ...startSpaceProcesses({ config, space, launcher, gatewayUrl: `ws://${base}/ws`, dataDir: env.dataDir, ...demo, print: (line) => console.log(line) }),
+    );
   }
 
   // Every space gets a supervisor applying its approval rules, recompiled whenever they change (unless its config
   // turns it off: `automation.supervisor: false`).
-  const supervisors = superviseGatewaySpaces(gatewayServer, `ws://${base}/ws`, (space, participant, line) => console.error(`[${space}/${participant}] ${line}`));
+  const supervisors = superviseGatewaySpaces(gatewayServer, `ws://${base}/ws`, (space, participant, line) =>
+    console.error(`[${space}/${participant}] ${line}`),
+  );
   for (const [space, { participant }] of supervisors.spaces) console.log(`  ${space}/${participant}: applies the space's approval rules`);
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

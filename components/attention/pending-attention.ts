@@ -25,7 +25,10 @@ function iconLink(): HTMLLinkElement {
 
 function announce(p: Proposal): void {
   const risk = p.risk?.risk_level ? `risk: ${p.risk.risk_level}${p.risk.confirmation_required ? ', confirmation required' : ''}` : 'risk: undeclared';
-  const notification = new Notification(`${p.proposer} proposes ${p.toolName ?? p.method}`, { body: `${risk} · to ${p.targets.join(', ') || 'anyone'}`, tag: p.id });
+  const notification = new Notification(`${p.proposer} proposes ${p.toolName ?? p.method}`, {
+    body: `${risk} · to ${p.targets.join(', ') || 'anyone'}`,
+    tag: p.id,
+  });
   notification.onclick = () => {
     window.focus();
     jumpToProposal(p.id);

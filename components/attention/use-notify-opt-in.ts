@@ -15,7 +15,8 @@ export function useNotifyOptIn(): { state: NotifyState; enabled: boolean; toggle
   const [permission, setPermission] = useState<NotificationPermission | 'unsupported'>('default');
   useEffect(() => setPermission(typeof Notification === 'undefined' ? 'unsupported' : Notification.permission), []);
 
-  const state: NotifyState = permission === 'unsupported' ? 'unsupported' : permission === 'denied' ? 'blocked' : wanted && permission === 'granted' ? 'on' : 'off';
+  const state: NotifyState =
+    permission === 'unsupported' ? 'unsupported' : permission === 'denied' ? 'blocked' : wanted && permission === 'granted' ? 'on' : 'off';
   const toggle = useCallback(() => {
     if (state === 'on') return setWanted(() => false);
     if (state !== 'off') return;

@@ -15,8 +15,10 @@ const ROW_HEIGHT = 32;
 /** The chain is checked again this often while the view is open. */
 const VERIFY_EVERY_MS = 15_000;
 
-const FIELD = 'w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 text-xs text-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
-const BUTTON = 'rounded border border-slate-700 px-2 py-1 text-xs text-slate-200 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
+const FIELD =
+  'w-full rounded border border-slate-700 bg-slate-950 px-2 py-1 text-xs text-slate-100 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
+const BUTTON =
+  'rounded border border-slate-700 px-2 py-1 text-xs text-slate-200 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
 
 const TEXT_FIELDS: { key: keyof AuditFilter; label: string; placeholder: string; list?: string }[] = [
   { key: 'type', label: 'Type', placeholder: 'e.g. ACCESS_DENIED', list: 'audit-types' },
@@ -88,7 +90,13 @@ function AuditView({ initial }: { initial: AuditFilter }) {
   return (
     <div className="flex flex-col gap-3 p-4 pt-0">
       <VerificationState verification={verification} />
-      <form id={formId} role="search" aria-label="Filter the audit log" className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-7" onSubmit={(e) => e.preventDefault()}>
+      <form
+        id={formId}
+        role="search"
+        aria-label="Filter the audit log"
+        className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-7"
+        onSubmit={(e) => e.preventDefault()}
+      >
         {TEXT_FIELDS.map(({ key, label, placeholder, list }) => (
           <label key={key} className="flex flex-col gap-0.5 text-[11px] text-slate-400">
             {label}
@@ -115,7 +123,9 @@ function AuditView({ initial }: { initial: AuditFilter }) {
         </datalist>
       </form>
       <div className="flex flex-wrap items-center gap-2 text-xs text-slate-400">
-        <span role="status">{error ? <span className="text-red-300">{error}</span> : loading ? 'Loading…' : `${events.length} events (newest first, live)`}</span>
+        <span role="status">
+          {error ? <span className="text-red-300">{error}</span> : loading ? 'Loading…' : `${events.length} events (newest first, live)`}
+        </span>
         <span className="ml-auto flex gap-2">
           <button type="button" className={BUTTON} onClick={() => setDraft(EMPTY_AUDIT_FILTER)}>
             Clear filters
@@ -257,7 +267,9 @@ function EventDetail({ event }: { event?: AuditEvent }) {
       <h3 className="font-mono text-slate-200">
         #{event.id} {event.type}
       </h3>
-      <pre className="max-h-[50vh] overflow-auto whitespace-pre-wrap break-words rounded bg-slate-950 p-2 font-mono text-[11px] text-slate-300">{JSON.stringify(event, null, 2)}</pre>
+      <pre className="max-h-[50vh] overflow-auto whitespace-pre-wrap break-words rounded bg-slate-950 p-2 font-mono text-[11px] text-slate-300">
+        {JSON.stringify(event, null, 2)}
+      </pre>
     </section>
   );
 }

@@ -26,10 +26,14 @@ export function CommandPalette() {
   const pending = useSpace(pendingProposals);
   const live = useSpace((s) => reasoningThreads(s, { state: 'live' }));
 
-  useHotkeys('mod+k', (event) => {
-    event.preventDefault();
-    setOpen((o) => !o);
-  }, { enableOnFormTags: true });
+  useHotkeys(
+    'mod+k',
+    (event) => {
+      event.preventDefault();
+      setOpen((o) => !o);
+    },
+    { enableOnFormTags: true },
+  );
 
   function run(label: string, action: () => void) {
     setOpen(false);
@@ -58,13 +62,22 @@ export function CommandPalette() {
         overlayClassName="fixed inset-0 z-50 bg-black/60"
         contentClassName="fixed left-1/2 top-[12vh] z-50 w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 overflow-hidden rounded-lg border border-slate-700 bg-slate-900 shadow-2xl"
       >
-        <Command.Input autoFocus placeholder="Type a command or a participant…" className="w-full border-b border-slate-800 bg-transparent px-3 py-2.5 text-sm outline-none placeholder:text-slate-500" />
+        <Command.Input
+          autoFocus
+          placeholder="Type a command or a participant…"
+          className="w-full border-b border-slate-800 bg-transparent px-3 py-2.5 text-sm outline-none placeholder:text-slate-500"
+        />
         <Command.List className="max-h-80 overflow-y-auto p-1 text-sm">
           <Command.Empty className="px-3 py-2 text-slate-500">No matching command.</Command.Empty>
           {pending.length > 0 && (
             <Command.Group heading="Pending proposals" className="px-1 text-xs text-slate-500">
               {pending.map((p) => (
-                <Command.Item key={p.id} value={`proposal ${p.proposer} ${p.toolName ?? p.method} ${p.id}`} onSelect={() => run('Jump', () => jumpToProposal(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+                <Command.Item
+                  key={p.id}
+                  value={`proposal ${p.proposer} ${p.toolName ?? p.method} ${p.id}`}
+                  onSelect={() => run('Jump', () => jumpToProposal(p.id))}
+                  className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800"
+                >
                   Jump to {p.proposer}’s {p.toolName ?? p.method}
                 </Command.Item>
               ))}
@@ -72,13 +85,28 @@ export function CommandPalette() {
           )}
           <Command.Group heading="Participants" className="px-1 text-xs text-slate-500">
             {others.flatMap((p) => [
-              <Command.Item key={`pause-${p.id}`} value={`pause ${p.id}`} onSelect={() => run(`Pause ${p.id}`, () => participant.operate.pause(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+              <Command.Item
+                key={`pause-${p.id}`}
+                value={`pause ${p.id}`}
+                onSelect={() => run(`Pause ${p.id}`, () => participant.operate.pause(p.id))}
+                className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800"
+              >
                 Pause {p.id}
               </Command.Item>,
-              <Command.Item key={`resume-${p.id}`} value={`resume ${p.id}`} onSelect={() => run(`Resume ${p.id}`, () => participant.operate.resume(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+              <Command.Item
+                key={`resume-${p.id}`}
+                value={`resume ${p.id}`}
+                onSelect={() => run(`Resume ${p.id}`, () => participant.operate.resume(p.id))}
+                className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800"
+              >
                 Resume {p.id}
               </Command.Item>,
-              <Command.Item key={`status-${p.id}`} value={`request status ${p.id}`} onSelect={() => run(`Status of ${p.id}`, () => participant.operate.requestStatus(p.id))} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+              <Command.Item
+                key={`status-${p.id}`}
+                value={`request status ${p.id}`}
+                onSelect={() => run(`Status of ${p.id}`, () => participant.operate.requestStatus(p.id))}
+                className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800"
+              >
                 Request status from {p.id}
               </Command.Item>,
             ])}
@@ -99,16 +127,33 @@ export function CommandPalette() {
           )}
           {audit.mayRead && (
             <Command.Group heading="Audit and rules" className="px-1 text-xs text-slate-500">
-              <Command.Item value="open audit log" onSelect={() => run('Open the audit log', () => audit.open())} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+              <Command.Item
+                value="open audit log"
+                onSelect={() => run('Open the audit log', () => audit.open())}
+                className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800"
+              >
                 Open the audit log
               </Command.Item>
-              <Command.Item value="open approval rules" onSelect={() => run('Open the approval rules', () => rules.open())} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+              <Command.Item
+                value="open approval rules"
+                onSelect={() => run('Open the approval rules', () => rules.open())}
+                className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800"
+              >
                 Open the approval rules
               </Command.Item>
             </Command.Group>
           )}
           <Command.Group heading="Session" className="px-1 text-xs text-slate-500">
-            <Command.Item value="sign out" onSelect={() => run('Sign out', () => { forgetToken(space); window.location.assign('/'); })} className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800">
+            <Command.Item
+              value="sign out"
+              onSelect={() =>
+                run('Sign out', () => {
+                  forgetToken(space);
+                  window.location.assign('/');
+                })
+              }
+              className="cursor-pointer rounded px-2 py-1.5 text-slate-200 aria-selected:bg-slate-800"
+            >
               Sign out of {space}
             </Command.Item>
           </Command.Group>

@@ -44,7 +44,11 @@ function ControlRoomLayout() {
           MEW Dashboard <span className="font-normal text-slate-400">· {space}</span>
         </h1>
         <ConnectionBadge />
-        {me && <span className="text-xs text-slate-400">signed in as <span className="font-mono text-slate-200">{me}</span></span>}
+        {me && (
+          <span className="text-xs text-slate-400">
+            signed in as <span className="font-mono text-slate-200">{me}</span>
+          </span>
+        )}
         <CommandPalette />
         <NotifyToggle />
         <NotifyControls />

@@ -62,7 +62,10 @@ function YourSpaces({ spaces, reports }: { spaces: string[]; reports: ReadonlyMa
           const oldest = report?.pending.reduce<number | undefined>((min, p) => (min === undefined || p.at < min ? p.at : min), undefined);
           return (
             <li key={space} aria-label={`Space ${space}`} className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-800 p-3 text-sm">
-              <a href={`/spaces/${encodeURIComponent(space)}`} className="font-mono font-semibold text-sky-300 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-400">
+              <a
+                href={`/spaces/${encodeURIComponent(space)}`}
+                className="font-mono font-semibold text-sky-300 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+              >
                 {space}
               </a>
               {report && (
@@ -70,7 +73,9 @@ function YourSpaces({ spaces, reports }: { spaces: string[]; reports: ReadonlyMa
                   <ConnectionBadge />
                 </SpaceSessionScope>
               )}
-              <span className={report && report.pending.length > 0 ? 'text-sky-200' : 'text-slate-400'}>{report ? `${report.pending.length} pending` : 'connecting…'}</span>
+              <span className={report && report.pending.length > 0 ? 'text-sky-200' : 'text-slate-400'}>
+                {report ? `${report.pending.length} pending` : 'connecting…'}
+              </span>
               {oldest !== undefined && report && (
                 <SpaceSessionScope session={report.session}>
                   <span className="text-xs text-slate-400">
@@ -130,9 +135,14 @@ function EverythingWaiting({ reports }: { reports: ReadonlyMap<string, SpaceRepo
   return (
     <section aria-labelledby="everything-waiting" className="mt-6 flex flex-col gap-2">
       <h2 id="everything-waiting" className="text-lg font-medium">
-        Everything waiting <span className="text-sm font-normal text-slate-400">· {waiting.length} across {reports.size} space{reports.size === 1 ? '' : 's'} · j/k, a approve, r reject</span>
+        Everything waiting{' '}
+        <span className="text-sm font-normal text-slate-400">
+          · {waiting.length} across {reports.size} space{reports.size === 1 ? '' : 's'} · j/k, a approve, r reject
+        </span>
       </h2>
-      {waiting.length === 0 && <p className="rounded-lg border border-dashed border-slate-800 p-4 text-center text-sm text-slate-500">Nothing waits for you in any of your spaces.</p>}
+      {waiting.length === 0 && (
+        <p className="rounded-lg border border-dashed border-slate-800 p-4 text-center text-sm text-slate-500">Nothing waits for you in any of your spaces.</p>
+      )}
       <ul className="flex flex-col gap-2">
         {waiting.map((item) => {
           const report = reports.get(item.space)!;

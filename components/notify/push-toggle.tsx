@@ -3,7 +3,13 @@
 import { useSpaceSession } from '@/components/session/space-session';
 import { usePushSubscription } from './use-push-subscription';
 
-const LABEL = { checking: 'Push to this device', unsupported: 'Push unavailable', off: 'Push to this device', on: 'Pushing to this device', busy: 'Push to this device…' } as const;
+const LABEL = {
+  checking: 'Push to this device',
+  unsupported: 'Push unavailable',
+  off: 'Push to this device',
+  on: 'Pushing to this device',
+  busy: 'Push to this device…',
+} as const;
 const TITLE = {
   checking: 'Checking this device',
   unsupported: 'This browser cannot receive Web Push',

@@ -25,7 +25,13 @@ const ok = (d: WebhookDelivery) => d.status !== null && d.status < 300;
 /** The space's webhooks for an operator: each with its latest delivery and its log, add and remove. */
 export function WebhooksDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   return (
-    <Dialog open={open} onClose={onClose} title="Webhooks" size="large" description="Pending proposals and their outcomes are POSTed to each URL, retried with growing waits when the receiver fails.">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      title="Webhooks"
+      size="large"
+      description="Pending proposals and their outcomes are POSTed to each URL, retried with growing waits when the receiver fails."
+    >
       <WebhooksBody />
     </Dialog>
   );
@@ -76,7 +82,9 @@ function WebhookRow({ webhook, onRemove }: { webhook: ListedWebhook; onRemove: (
   const [log, setLog] = useState<WebhookDelivery[]>();
   const last = webhook.last_delivery;
   const showLog = () =>
-    void spaceApi<WebhookDeliveryLog>(space, token, `/webhooks/${encodeURIComponent(webhook.id)}/deliveries`).then((answer) => setLog(answer.deliveries.slice(0, SHOWN_DELIVERIES)));
+    void spaceApi<WebhookDeliveryLog>(space, token, `/webhooks/${encodeURIComponent(webhook.id)}/deliveries`).then((answer) =>
+      setLog(answer.deliveries.slice(0, SHOWN_DELIVERIES)),
+    );
   return (
     <li aria-label={`Webhook ${webhook.url}`} className="flex flex-col gap-1 rounded border border-slate-800 p-2 text-sm">
       <div className="flex flex-wrap items-center gap-2">
@@ -119,10 +127,13 @@ function AddWebhookForm({ onAdded }: { onAdded: () => void }) {
     setRefusal(undefined);
     const body: WebhookInput = { url: url.trim(), format };
     spaceApi(space, token, '/webhooks', { method: 'POST', body })
-      .then(() => {
-        setUrl('');
-        onAdded();
-      }, (e: Error) => setRefusal(e.message))
+      .then(
+        () => {
+          setUrl('');
+          onAdded();
+        },
+        (e: Error) => setRefusal(e.message),
+      )
       .finally(() => setWaiting(false));
   };
   return (
@@ -130,7 +141,17 @@ function AddWebhookForm({ onAdded }: { onAdded: () => void }) {
       <DialogForm onSubmit={submit}>
         <label htmlFor={urlId} className="flex flex-col gap-1 text-sm">
           Webhook URL
-          <input id={urlId} data-autofocus type="url" required placeholder="https://hooks.slack.com/services/…" value={url} onChange={(e) => setUrl(e.target.value)} aria-invalid={refusal ? true : undefined} className={INPUT} />
+          <input
+            id={urlId}
+            data-autofocus
+            type="url"
+            required
+            placeholder="https://hooks.slack.com/services/…"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            aria-invalid={refusal ? true : undefined}
+            className={INPUT}
+          />
         </label>
         <label className="flex flex-col gap-1 text-sm">
           Format

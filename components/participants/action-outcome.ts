@@ -33,7 +33,9 @@ function refusalOf(error: unknown): Refusal | undefined {
 /** An ack that says no (`status: "rejected"`) is a refusal too. */
 function rejectingAck(reply: AnyEnvelope): Refusal | undefined {
   const payload = (reply.payload ?? {}) as { status?: unknown; message?: unknown };
-  return payload.status === 'rejected' ? { id: reply.id, code: 'rejected', message: typeof payload.message === 'string' ? payload.message : undefined } : undefined;
+  return payload.status === 'rejected'
+    ? { id: reply.id, code: 'rejected', message: typeof payload.message === 'string' ? payload.message : undefined }
+    : undefined;
 }
 
 /** "grant_exceeds_own_capabilities: you do not hold …" */

@@ -49,11 +49,26 @@ function BudgetForm({ participant, onDone }: { participant: string; onDone: () =
   return (
     <DialogForm
       onSubmit={() => {
-        if (!invalid && !empty) void run(() => set(participant, { ...(tokens !== undefined && { tokens }), ...(usd !== undefined && { usd }) }), `Budget of ${participant} set`);
+        if (!invalid && !empty)
+          void run(() => set(participant, { ...(tokens !== undefined && { tokens }), ...(usd !== undefined && { usd }) }), `Budget of ${participant} set`);
       }}
     >
-      <NumberField first label="Tokens" value={tokensText} onChange={setTokensText} invalid={Number.isNaN(tokens)} hint="Tokens it may consume in all (empty: no token limit)." />
-      <NumberField decimal label="US dollars" value={usdText} onChange={setUsdText} invalid={Number.isNaN(usd)} hint="What it may spend, by the cost it reports or its configured price." />
+      <NumberField
+        first
+        label="Tokens"
+        value={tokensText}
+        onChange={setTokensText}
+        invalid={Number.isNaN(tokens)}
+        hint="Tokens it may consume in all (empty: no token limit)."
+      />
+      <NumberField
+        decimal
+        label="US dollars"
+        value={usdText}
+        onChange={setUsdText}
+        invalid={Number.isNaN(usd)}
+        hint="What it may spend, by the cost it reports or its configured price."
+      />
       {error && (
         <p role="alert" className="text-sm text-red-300">
           {error}
@@ -61,7 +76,12 @@ function BudgetForm({ participant, onDone }: { participant: string; onDone: () =
       )}
       <DialogFooter>
         {budget?.source === 'runtime' && (
-          <button type="button" disabled={busy} onClick={() => void run(() => clear(participant), `Budget of ${participant} cleared`)} className={`mr-auto ${BUTTON.secondary}`}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void run(() => clear(participant), `Budget of ${participant} cleared`)}
+            className={`mr-auto ${BUTTON.secondary}`}
+          >
             Clear
           </button>
         )}

@@ -28,19 +28,18 @@ function safeCovers(patterns: readonly WireCapability[], capability: WireCapabil
  * Grant capabilities to a participant (template or JSON, validated live, previewed against recent envelopes) and
  * revoke them, by grant or by pattern. The gateway decides; its refusals are shown here and toasted.
  */
-export function CapabilityEditor({
-  recipient,
-  summary,
-  open,
-  onClose,
-}: {
-  recipient: string;
-  summary: CapabilitySummary;
-  open: boolean;
-  onClose: () => void;
-}) {
+export function CapabilityEditor({ recipient, summary, open, onClose }: { recipient: string; summary: CapabilitySummary; open: boolean; onClose: () => void }) {
   return (
-    <Dialog open={open} onClose={onClose} size="large" title={<>Capabilities of <span className="font-mono">{recipient}</span></>}>
+    <Dialog
+      open={open}
+      onClose={onClose}
+      size="large"
+      title={
+        <>
+          Capabilities of <span className="font-mono">{recipient}</span>
+        </>
+      }
+    >
       <InForce recipient={recipient} summary={summary} />
       <ChangeForm recipient={recipient} summary={summary} />
     </Dialog>
@@ -69,7 +68,15 @@ function InForce({ recipient, summary }: { recipient: string; summary: Capabilit
         <ul aria-label="Grants in force" className="mt-1 flex flex-col gap-1.5">
           {summary.granted.length === 0 && <li className="text-xs text-slate-500">none</li>}
           {summary.granted.map(({ grant, capabilities }) => (
-            <GrantRow key={grant.id} recipient={recipient} grantId={grant.id} granter={grant.granter} at={grant.at} reason={grant.reason} capabilities={capabilities} />
+            <GrantRow
+              key={grant.id}
+              recipient={recipient}
+              grantId={grant.id}
+              granter={grant.granter}
+              at={grant.at}
+              reason={grant.reason}
+              capabilities={capabilities}
+            />
           ))}
         </ul>
       </div>
@@ -158,7 +165,10 @@ function ChangeForm({ recipient, summary }: { recipient: string; summary: Capabi
     if (!payload || !allowed) return;
     const label = mode === 'grant' ? `Grant to ${recipient}` : `Revoke from ${recipient}`;
     const tracked = sendTracked(label, () => (mode === 'grant' ? participant.operate.grant(payload) : participant.operate.revoke(payload)), {
-      success: mode === 'grant' ? `Granted ${capabilities!.length} capabilit${capabilities!.length === 1 ? 'y' : 'ies'} to ${recipient}` : `Revoked matching capabilities from ${recipient}`,
+      success:
+        mode === 'grant'
+          ? `Granted ${capabilities!.length} capabilit${capabilities!.length === 1 ? 'y' : 'ies'} to ${recipient}`
+          : `Revoked matching capabilities from ${recipient}`,
     });
     setSent(tracked && { tracked, mode });
   }
@@ -169,7 +179,10 @@ function ChangeForm({ recipient, summary }: { recipient: string; summary: Capabi
       <fieldset className="flex gap-1 self-start rounded border border-slate-700 p-0.5 text-sm">
         <legend className="sr-only">Change</legend>
         {(['grant', 'revoke'] as const).map((m) => (
-          <label key={m} className="cursor-pointer rounded px-3 py-1 text-slate-300 has-[:checked]:bg-slate-700 has-[:checked]:text-white has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-sky-400">
+          <label
+            key={m}
+            className="cursor-pointer rounded px-3 py-1 text-slate-300 has-[:checked]:bg-slate-700 has-[:checked]:text-white has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-sky-400"
+          >
             <input type="radio" name={`${formId}-mode`} value={m} checked={mode === m} onChange={() => setMode(m)} className="sr-only" />
             {m === 'grant' ? 'Grant' : 'Revoke by pattern'}
           </label>
@@ -212,7 +225,9 @@ function ChangeForm({ recipient, summary }: { recipient: string; summary: Capabi
         <button type="submit" disabled={!payload || !allowed || waiting} className={mode === 'grant' ? BUTTON.primary : BUTTON.danger}>
           {mode === 'grant' ? 'Grant' : 'Revoke matching'}
         </button>
-        {!allowed && payload && <span className="text-xs text-slate-400">Your capabilities do not allow {mode === 'grant' ? 'capability/grant' : 'capability/revoke'}.</span>}
+        {!allowed && payload && (
+          <span className="text-xs text-slate-400">Your capabilities do not allow {mode === 'grant' ? 'capability/grant' : 'capability/revoke'}.</span>
+        )}
       </div>
       {sent && <OutcomeLine mode={sent.mode} recipient={recipient} outcome={outcome} />}
     </form>

@@ -7,7 +7,10 @@ import { capabilityLabel } from './capability-templates';
 export function CapabilityLine({ capability, struck = false }: { capability: WireCapability; struck?: boolean }) {
   const { kind, payload } = capabilityLabel(capability);
   return (
-    <span className={`min-w-0 break-words font-mono text-xs ${struck ? 'text-slate-500 line-through' : 'text-slate-200'}`} title={payload ? `${kind} ${payload}` : kind}>
+    <span
+      className={`min-w-0 break-words font-mono text-xs ${struck ? 'text-slate-500 line-through' : 'text-slate-200'}`}
+      title={payload ? `${kind} ${payload}` : kind}
+    >
       <span className={struck ? '' : 'text-sky-300'}>{kind}</span>
       {/* JSON has no spaces to wrap at */}
       {payload && <span className="break-all text-slate-400"> {payload}</span>}

@@ -39,20 +39,19 @@ export function CapabilityPicker({
   const id = useId();
   // The tools slice is replaced only when a tools/list answer (or request) arrives.
   const tools = useSpace((s) => s.tools);
-  const toolNames = useMemo(
-    () => [...new Set([...tools.byParticipant.values()].flatMap((t) => t.tools.map((tool) => tool.name)))].sort(),
-    [tools],
-  );
+  const toolNames = useMemo(() => [...new Set([...tools.byParticipant.values()].flatMap((t) => t.tools.map((tool) => tool.name)))].sort(), [tools]);
 
-  const choose = (template: TemplateId) =>
-    onChange({ ...value, template, text: template === 'custom' ? value.text : templateText(template, value.toolName) });
+  const choose = (template: TemplateId) => onChange({ ...value, template, text: template === 'custom' ? value.text : templateText(template, value.toolName) });
 
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-1 text-sm font-medium text-slate-200">{legend}</legend>
       <div className="grid grid-cols-1 gap-1 sm:grid-cols-2">
         {[...TEMPLATES, { id: 'custom' as const, label: 'Custom JSON', hint: 'any pattern (spec §4.1)' }].map((t) => (
-          <label key={t.id} className="flex cursor-pointer items-start gap-2 rounded border border-slate-800 px-2 py-1.5 text-sm has-[:checked]:border-sky-600 has-[:checked]:bg-sky-950/40">
+          <label
+            key={t.id}
+            className="flex cursor-pointer items-start gap-2 rounded border border-slate-800 px-2 py-1.5 text-sm has-[:checked]:border-sky-600 has-[:checked]:bg-sky-950/40"
+          >
             <input
               type="radio"
               name={`${id}-template`}

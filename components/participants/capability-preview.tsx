@@ -47,7 +47,13 @@ export function CapabilityPreview({ capabilities, recipient }: { capabilities: r
     <section aria-label="Preview against recent envelopes" className="rounded border border-slate-800 bg-slate-950/60 p-2 text-xs">
       <p className="text-slate-300">
         Would have allowed <strong className="text-slate-100">{allowed.length}</strong> of the last {entries.length} envelopes
-        {recipient && byRecipient > 0 && <> ({byRecipient} sent by {recipient})</>}.
+        {recipient && byRecipient > 0 && (
+          <>
+            {' '}
+            ({byRecipient} sent by {recipient})
+          </>
+        )}
+        .
       </p>
       {allowed.length > 0 && (
         <ul aria-label="Recent envelopes these patterns allow" className="mt-1 flex flex-col gap-0.5">

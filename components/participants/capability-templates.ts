@@ -50,7 +50,10 @@ export type ParsedCapabilities = { ok: true; capabilities: WireCapability[] } | 
 
 /** `[0].payload.method` */
 export function formatPath(path: readonly (string | number)[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_$][\w$]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`)).join('').replace(/^\./, '');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_$][\w$]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`))
+    .join('')
+    .replace(/^\./, '');
 }
 
 /**

@@ -26,8 +26,10 @@ export function describeReply(reply: ControlReply): string {
   switch (reply.kind) {
     case 'participant/compact-done': {
       if (p.skipped === true) return `compact-done: skipped${text('reason') ? ` (${text('reason')})` : ''}`;
-      const freed = [count('freed_tokens') && `${count('freed_tokens')} tokens`, count('freed_messages') && `${count('freed_messages')} messages`].filter(Boolean);
-      return `compact-done: ${freed.length ? `freed ${freed.join(', ')}` : text('status') ?? 'done'}`;
+      const freed = [count('freed_tokens') && `${count('freed_tokens')} tokens`, count('freed_messages') && `${count('freed_messages')} messages`].filter(
+        Boolean,
+      );
+      return `compact-done: ${freed.length ? `freed ${freed.join(', ')}` : (text('status') ?? 'done')}`;
     }
     case 'participant/status':
       return `status received${text('status') ? ` (${text('status')})` : ''}`;

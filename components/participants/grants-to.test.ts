@@ -10,7 +10,11 @@ function grant(id: string, recipient: string, at: number) {
 }
 
 function space(): SpaceState {
-  return applyEnvelopes(createSpaceState({ me: 'human' }, T0), [welcome('human', agents), status('s-1', 'agent-1', { tokens: 100, max_tokens: 1000 }, 10)], T0 + 100);
+  return applyEnvelopes(
+    createSpaceState({ me: 'human' }, T0),
+    [welcome('human', agents), status('s-1', 'agent-1', { tokens: 100, max_tokens: 1000 }, 10)],
+    T0 + 100,
+  );
 }
 
 // What a participant card reads; each must keep its identity when only someone else's data changed.
@@ -19,7 +23,11 @@ describe('a participant card’s data', () => {
     const before = space();
     const grantsOf2 = grantsToSelector('agent-2');
     const grants2 = grantsOf2(before);
-    const after = applyEnvelopes(before, [status('s-2', 'agent-1', { tokens: 500, max_tokens: 1000 }, 20), status('s-3', 'agent-3', { tokens: 50, max_tokens: 1000 }, 30)], T0 + 200);
+    const after = applyEnvelopes(
+      before,
+      [status('s-2', 'agent-1', { tokens: 500, max_tokens: 1000 }, 20), status('s-3', 'agent-3', { tokens: 50, max_tokens: 1000 }, 30)],
+      T0 + 200,
+    );
 
     expect(telemetryOf(after, 'agent-1')?.gauge?.tokens).toBe(500);
     expect(participantList(after)).toBe(participantList(before));

@@ -153,7 +153,12 @@ function CopyField({ label, value, secret = false }: { label: string; value: str
       <div className="flex items-center gap-2">
         <button
           type="button"
-          onClick={() => navigator.clipboard.writeText(value).then(() => setCopied('yes'), () => setCopied('failed'))}
+          onClick={() =>
+            navigator.clipboard.writeText(value).then(
+              () => setCopied('yes'),
+              () => setCopied('failed'),
+            )
+          }
           className={BUTTON.small}
         >
           Copy {name}

@@ -119,7 +119,8 @@ function Presence({ p }: { p: ParticipantState }) {
   }
   return (
     <p className="text-xs text-slate-500">
-      Offline{seen !== undefined && (
+      Offline
+      {seen !== undefined && (
         <>
           {' '}
           · last seen <RelativeTime at={seen} />
@@ -154,8 +155,18 @@ function Badges({ p }: { p: ParticipantState }) {
       </span>,
     );
   }
-  if (p.shutdown) badges.push(<span key="shutdown" className={`${BADGE} bg-red-900/60 text-red-200`}>Shut down</span>);
-  if (p.kicked && !p.online) badges.push(<span key="kicked" className={`${BADGE} bg-red-900/60 text-red-200`}>Kicked by {p.kicked.by}</span>);
+  if (p.shutdown)
+    badges.push(
+      <span key="shutdown" className={`${BADGE} bg-red-900/60 text-red-200`}>
+        Shut down
+      </span>,
+    );
+  if (p.kicked && !p.online)
+    badges.push(
+      <span key="kicked" className={`${BADGE} bg-red-900/60 text-red-200`}>
+        Kicked by {p.kicked.by}
+      </span>,
+    );
   if (badges.length === 0) return null;
   return <div className="flex flex-wrap gap-1">{badges}</div>;
 }

@@ -107,7 +107,11 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
         open={dialog === 'clear'}
         onCancel={close}
         title={`Clear ${p.id}?`}
-        description={<>Wipes all of <b>{p.id}</b>’s retained context, scratchpads and working memory. This cannot be undone.</>}
+        description={
+          <>
+            Wipes all of <b>{p.id}</b>’s retained context, scratchpads and working memory. This cannot be undone.
+          </>
+        }
         confirmLabel="Clear"
         onConfirm={() => control('clear', (o) => o.clear(p.id))}
       />
@@ -116,7 +120,11 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
         open={dialog === 'restart'}
         onCancel={close}
         title={`Restart ${p.id}?`}
-        description={<>Returns <b>{p.id}</b> to its baseline: its reasoning is cancelled and its streams close. Grants stay in effect.</>}
+        description={
+          <>
+            Returns <b>{p.id}</b> to its baseline: its reasoning is cancelled and its streams close. Grants stay in effect.
+          </>
+        }
         confirmLabel="Restart"
         onConfirm={() => control('restart', (o) => o.restart(p.id))}
       />
@@ -125,7 +133,11 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
         open={dialog === 'shutdown'}
         onCancel={close}
         title={`Shut down ${p.id}?`}
-        description={<><b>{p.id}</b> stops all activity and the gateway refuses its messages until it rejoins the space.</>}
+        description={
+          <>
+            <b>{p.id}</b> stops all activity and the gateway refuses its messages until it rejoins the space.
+          </>
+        }
         confirmLabel="Shut down"
         onConfirm={() => control('shutdown', (o) => o.shutdown(p.id))}
       />
@@ -152,9 +164,25 @@ function Actions({ onCancel, submit, danger = false, disabled = false }: { onCan
   );
 }
 
-function PauseDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: ParticipantPausePayload) => void }) {
+function PauseDialog({
+  id,
+  open,
+  onClose,
+  onSubmit,
+}: {
+  id: string;
+  open: boolean;
+  onClose: () => void;
+  onSubmit: (payload: ParticipantPausePayload) => void;
+}) {
   return (
-    <Dialog open={open} onClose={onClose} size="small" title={`Pause ${id}`} description="The gateway refuses its messages (except acknowledgements, status and responses) until you resume it.">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      size="small"
+      title={`Pause ${id}`}
+      description="The gateway refuses its messages (except acknowledgements, status and responses) until you resume it."
+    >
       <PauseForm onClose={onClose} onSubmit={onSubmit} />
     </Dialog>
   );
@@ -181,9 +209,25 @@ function PauseForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (payl
   );
 }
 
-function CompactDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: ParticipantCompactPayload) => void }) {
+function CompactDialog({
+  id,
+  open,
+  onClose,
+  onSubmit,
+}: {
+  id: string;
+  open: boolean;
+  onClose: () => void;
+  onSubmit: (payload: ParticipantCompactPayload) => void;
+}) {
   return (
-    <Dialog open={open} onClose={onClose} size="small" title={`Compact ${id}`} description="Asks it to compact its working memory; it answers with compact-done.">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      size="small"
+      title={`Compact ${id}`}
+      description="Asks it to compact its working memory; it answers with compact-done."
+    >
       <CompactForm onClose={onClose} onSubmit={onSubmit} />
     </Dialog>
   );
@@ -199,15 +243,38 @@ function CompactForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (pa
         if (!invalid) onSubmit({ reason: 'operator_request', ...(tokens !== undefined && { target_tokens: tokens }) });
       }}
     >
-      <NumberField first label="Target tokens (optional)" value={target} onChange={setTarget} invalid={invalid} hint="The context size to aim for after compaction." />
+      <NumberField
+        first
+        label="Target tokens (optional)"
+        value={target}
+        onChange={setTarget}
+        invalid={invalid}
+        hint="The context size to aim for after compaction."
+      />
       <Actions onCancel={onClose} submit="Compact" disabled={invalid} />
     </DialogForm>
   );
 }
 
-function ForgetDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (payload: ParticipantForgetPayload) => void }) {
+function ForgetDialog({
+  id,
+  open,
+  onClose,
+  onSubmit,
+}: {
+  id: string;
+  open: boolean;
+  onClose: () => void;
+  onSubmit: (payload: ParticipantForgetPayload) => void;
+}) {
   return (
-    <Dialog open={open} onClose={onClose} size="small" title={`Forget part of ${id}’s context?`} description="Drops cached context from one end of its memory. This cannot be undone.">
+    <Dialog
+      open={open}
+      onClose={onClose}
+      size="small"
+      title={`Forget part of ${id}’s context?`}
+      description="Drops cached context from one end of its memory. This cannot be undone."
+    >
       <ForgetForm onClose={onClose} onSubmit={onSubmit} />
     </Dialog>
   );
@@ -241,7 +308,13 @@ function ForgetForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (pay
           </label>
         ))}
       </fieldset>
-      <NumberField label="Entries (optional)" value={entries} onChange={setEntries} invalid={invalid} hint="How many messages to drop; empty lets the agent decide." />
+      <NumberField
+        label="Entries (optional)"
+        value={entries}
+        onChange={setEntries}
+        invalid={invalid}
+        hint="How many messages to drop; empty lets the agent decide."
+      />
       <Actions onCancel={onClose} submit="Forget" danger disabled={invalid} />
     </DialogForm>
   );

@@ -89,7 +89,14 @@ export function ProcessState({ participantId }: { participantId: string }) {
         {details.length > 0 && <span className="text-slate-400">{details.join(' · ')}</span>}
         <span className="ml-auto flex gap-1">
           {actions.filter(allowed).map((action) => (
-            <button key={action} type="button" className={BUTTON.small} disabled={busy !== undefined} onClick={() => run(action)} aria-label={`${action} ${participantId}`}>
+            <button
+              key={action}
+              type="button"
+              className={BUTTON.small}
+              disabled={busy !== undefined}
+              onClick={() => run(action)}
+              aria-label={`${action} ${participantId}`}
+            >
               {busy === action ? `${action}…` : action.charAt(0).toUpperCase() + action.slice(1)}
             </button>
           ))}

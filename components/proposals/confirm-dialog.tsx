@@ -45,7 +45,11 @@ export function ConfirmDialog({
             ),
             confirm: `Approve ${scope}`,
           }
-        : { title: `Run ${name}?`, description: 'These tools are marked dangerous or ask for confirmation before each run.', confirm: one ? `Run ${name}` : `Run ${proposals.length}` };
+        : {
+            title: `Run ${name}?`,
+            description: 'These tools are marked dangerous or ask for confirmation before each run.',
+            confirm: one ? `Run ${name}` : `Run ${proposals.length}`,
+          };
   return (
     <SharedConfirmDialog
       open
@@ -55,7 +59,10 @@ export function ConfirmDialog({
       confirmLabel={copy.confirm}
       onConfirm={onConfirm}
       onCancel={onCancel}
-      classNames={{ cancel: `${buttonClass.base} ${buttonClass.neutral}`, confirm: `${buttonClass.base} ${andThen === 'approve' ? buttonClass.danger : buttonClass.grant}` }}
+      classNames={{
+        cancel: `${buttonClass.base} ${buttonClass.neutral}`,
+        confirm: `${buttonClass.base} ${andThen === 'approve' ? buttonClass.danger : buttonClass.grant}`,
+      }}
     >
       <ul className="flex flex-col gap-1.5 text-sm">
         {proposals.map((p) => (

@@ -31,7 +31,9 @@ function check(text: string, schema: JsonSchema | undefined, root: string, isToo
   }
   if (!schema) return { ok: true, value };
   const issues = validateJsonSchema(schema, value);
-  return issues.length === 0 ? { ok: true, value } : { ok: false, problems: issues.map((i) => ({ at: formatIssuePath([root, ...i.path]), message: i.message })) };
+  return issues.length === 0
+    ? { ok: true, value }
+    : { ok: false, problems: issues.map((i) => ({ at: formatIssuePath([root, ...i.path]), message: i.message })) };
 }
 
 /**
@@ -52,7 +54,7 @@ export function EditDialog({
   onApprove: (params: unknown) => void;
 }) {
   const isToolCall = proposal.method === 'tools/call';
-  const original = isToolCall ? proposal.arguments ?? {} : proposal.params ?? {};
+  const original = isToolCall ? (proposal.arguments ?? {}) : (proposal.params ?? {});
   const originalText = useMemo(() => prettyJson(original), [original]);
   const [text, setText] = useState(originalText);
   const schema = isToolCall && isRecordValue(inputSchema) ? (inputSchema as JsonSchema) : undefined;
@@ -76,7 +78,11 @@ export function EditDialog({
       description={
         <>
           Proposed by <span className="font-mono">{proposal.proposer}</span> for <span className="font-mono">{proposal.target ?? 'anyone'}</span>.{' '}
-          {schema ? `Checked against ${name}'s inputSchema as you type.` : isToolCall ? `${proposal.target ?? 'The target'} declared no inputSchema for ${name}: only the JSON is checked.` : ''}
+          {schema
+            ? `Checked against ${name}'s inputSchema as you type.`
+            : isToolCall
+              ? `${proposal.target ?? 'The target'} declared no inputSchema for ${name}: only the JSON is checked.`
+              : ''}
         </>
       }
       onClose={onCancel}

@@ -16,10 +16,7 @@ export const ProposalArguments = memo(function ProposalArguments({ proposal }: {
   const file = useCurrentFile(proposal, write);
   const fileDiffShown = write !== undefined && (file?.status === 'loaded' || file?.status === 'unreadable' || file?.status === 'absent');
 
-  const hidden = useMemo(
-    () => [...changes.flatMap((c) => c.keys), ...(fileDiffShown && write ? [write.contentKey] : [])],
-    [changes, fileDiffShown, write],
-  );
+  const hidden = useMemo(() => [...changes.flatMap((c) => c.keys), ...(fileDiffShown && write ? [write.contentKey] : [])], [changes, fileDiffShown, write]);
   const rest = useMemo(() => omitKeys(args, hidden), [args, hidden]);
   const label = isToolCall ? 'Arguments' : 'Params';
 

@@ -72,7 +72,10 @@ export const ProposalCard = memo(function ProposalCard({
   const grantTitle = grantWhy ? `Cannot always allow: ${grantWhy}` : `Approve, and let ${p.proposer} call ${name} directly from now on`;
   // Rules approve in the server: only where someone applies them (a supervisor) and I may write them.
   const approveFor = useMemo(
-    () => (rules.mayManage && rules.supervisor ? SCOPES.map((scope) => ({ key: scope, label: `Approve ${scopeLabel(scope, p.proposer)}`, onSelect: () => onAction(`approve-${scope}`, p.id) })) : []),
+    () =>
+      rules.mayManage && rules.supervisor
+        ? SCOPES.map((scope) => ({ key: scope, label: `Approve ${scopeLabel(scope, p.proposer)}`, onSelect: () => onAction(`approve-${scope}`, p.id) }))
+        : [],
     [rules.mayManage, rules.supervisor, p.proposer, p.id, onAction],
   );
 
@@ -86,7 +89,7 @@ export const ProposalCard = memo(function ProposalCard({
       onClick={(event) => !isControl(event.target) && onSelect(p.id)}
       className={`flex min-w-0 flex-col gap-2 rounded-lg border border-l-4 p-3 outline-none transition-colors ${
         selected ? 'border-sky-600 bg-slate-900/80 ring-1 ring-sky-600' : 'border-slate-800 bg-slate-950 hover:border-slate-700'
-      } ${pending ? ACCENT[p.risk?.risk_level ?? ''] ?? 'border-l-slate-600' : 'border-l-slate-800'}`}
+      } ${pending ? (ACCENT[p.risk?.risk_level ?? ''] ?? 'border-l-slate-600') : 'border-l-slate-800'}`}
     >
       <header className="flex items-start gap-2">
         {pending && !basic && (
@@ -119,7 +122,11 @@ export const ProposalCard = memo(function ProposalCard({
         <RiskBadge risk={p.risk} />
         <Age at={p.at} />
         {pending && p.deadline !== undefined && <Countdown deadline={p.deadline} from={p.at} source={p.deadlineSource} />}
-        {grant && pending && <span className="text-sky-300">{p.proposer} is already always allowed to call {name}</span>}
+        {grant && pending && (
+          <span className="text-sky-300">
+            {p.proposer} is already always allowed to call {name}
+          </span>
+        )}
         {pending && p.escalation && (
           <span role="status" className="rounded bg-red-900/70 px-1.5 py-px font-semibold text-red-100" title={p.escalation.text}>
             Urgent: undecided for {p.escalation.waitedSeconds} s
@@ -170,7 +177,11 @@ export const ProposalCard = memo(function ProposalCard({
 
       {pending && (
         <div className="flex flex-col gap-1">
-          <div className="flex flex-wrap gap-2 max-sm:grid max-sm:grid-cols-2 max-sm:[&_button]:min-h-11 max-sm:[&_button]:w-full max-sm:[&_button]:justify-center" role="group" aria-label={`Decide on ${name}`}>
+          <div
+            className="flex flex-wrap gap-2 max-sm:grid max-sm:grid-cols-2 max-sm:[&_button]:min-h-11 max-sm:[&_button]:w-full max-sm:[&_button]:justify-center"
+            role="group"
+            aria-label={`Decide on ${name}`}
+          >
             <button
               type="button"
               disabled={approveWhy !== undefined}

@@ -66,9 +66,15 @@ export function fileWrite(toolName: string | undefined, args: unknown): FileWrit
 /** The text of an MCP result: its `content[]` text items, else the result as JSON. */
 export function resultText(result: unknown): string {
   if (isRecordValue(result) && Array.isArray(result.content)) {
-    const texts = result.content.filter(isRecordValue).map((item) =>
-      typeof item.text === 'string' ? item.text : item.type === 'resource' && isRecordValue(item.resource) ? asText(item.resource.text ?? item.resource.uri) : `[${String(item.type ?? 'item')}]`,
-    );
+    const texts = result.content
+      .filter(isRecordValue)
+      .map((item) =>
+        typeof item.text === 'string'
+          ? item.text
+          : item.type === 'resource' && isRecordValue(item.resource)
+            ? asText(item.resource.text ?? item.resource.uri)
+            : `[${String(item.type ?? 'item')}]`,
+      );
     if (texts.length > 0) return texts.join('\n');
   }
   return result === undefined ? '' : prettyJson(result);

@@ -66,7 +66,12 @@ export const ProposalOutcome = memo(function ProposalOutcome({ proposal: p, me }
         <p>
           Approved by {f.rule ? <ByRule rule={f.rule} /> : who(f.by, me)}
           {f.edited ? ' with edited arguments' : ''}
-          {p.fulfilments.length > 1 ? ` (also fulfilled by ${p.fulfilments.slice(1).map((x) => who(x.by, me)).join(', ')})` : ''}
+          {p.fulfilments.length > 1
+            ? ` (also fulfilled by ${p.fulfilments
+                .slice(1)
+                .map((x) => who(x.by, me))
+                .join(', ')})`
+            : ''}
           {p.state === 'fulfilled' ? ' — waiting for the result…' : '.'}
         </p>
         {f.edited && (

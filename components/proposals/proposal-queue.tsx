@@ -84,10 +84,7 @@ export function ProposalQueue() {
     overscan: 4,
   });
 
-  const latest = useCallback(
-    (proposals: readonly Proposal[]) => proposals.map((p) => proposalById(store.getState(), p.id) ?? p),
-    [store],
-  );
+  const latest = useCallback((proposals: readonly Proposal[]) => proposals.map((p) => proposalById(store.getState(), p.id) ?? p), [store]);
 
   // After deciding on the selected proposal, move on to the next pending one (keyboard triage).
   const moveOn = useCallback(
@@ -162,7 +159,9 @@ export function ProposalQueue() {
         });
       }
       if (proposal.state !== 'pending') {
-        toast(`${proposal.toolName ?? proposal.method} from ${proposal.proposer} is already ${proposal.state}`, { description: 'Select a pending proposal with j / k.' });
+        toast(`${proposal.toolName ?? proposal.method} from ${proposal.proposer} is already ${proposal.state}`, {
+          description: 'Select a pending proposal with j / k.',
+        });
         return;
       }
       if (action === 'approve') approve([proposal], false);
@@ -229,7 +228,10 @@ export function ProposalQueue() {
         <h2 id="proposal-queue-heading" className="text-sm font-semibold text-slate-200">
           Proposals
         </h2>
-        <span aria-live="polite" className={`rounded-full px-2 py-px text-xs ${allPending.length > 0 ? 'bg-sky-900/70 text-sky-200' : 'bg-slate-800 text-slate-400'}`}>
+        <span
+          aria-live="polite"
+          className={`rounded-full px-2 py-px text-xs ${allPending.length > 0 ? 'bg-sky-900/70 text-sky-200' : 'bg-slate-800 text-slate-400'}`}
+        >
           {allPending.length} pending
         </span>
         {hidden.length > 0 && (
@@ -269,7 +271,11 @@ export function ProposalQueue() {
         <div role="toolbar" aria-label="Batch decisions" className="flex flex-wrap items-center gap-2 text-xs text-slate-300">
           <span>{checkedPending.length > 0 ? `${checkedPending.length} selected` : 'Batch:'}</span>
           {checkedPending.length < pending.length && (
-            <button type="button" className={`${buttonClass.base} ${buttonClass.neutral} px-2 py-0.5 text-xs`} onClick={() => setChecked(new Set(pending.map((p) => p.id)))}>
+            <button
+              type="button"
+              className={`${buttonClass.base} ${buttonClass.neutral} px-2 py-0.5 text-xs`}
+              onClick={() => setChecked(new Set(pending.map((p) => p.id)))}
+            >
               Select all pending
             </button>
           )}

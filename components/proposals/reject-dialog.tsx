@@ -34,7 +34,8 @@ export function RejectDialog({
       title={one ? `Reject ${one.toolName ?? one.method}` : `Reject ${proposals.length} proposals`}
       description={
         <>
-          {one ? 'The proposal' : 'Each proposal'} by <span className="font-mono">{proposers}</span> is declined with <span className="font-mono">mcp/reject</span>.
+          {one ? 'The proposal' : 'Each proposal'} by <span className="font-mono">{proposers}</span> is declined with{' '}
+          <span className="font-mono">mcp/reject</span>.
         </>
       }
       onClose={onCancel}

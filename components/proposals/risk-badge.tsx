@@ -16,7 +16,10 @@ export function RiskBadge({ risk }: { risk?: ToolSecurity }) {
   const source = risk?.source === 'mcp-hints' || risk?.derived_from === DERIVED_FROM_ANNOTATIONS ? ' (from MCP annotations)' : '';
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
-      <span className={`rounded border px-1.5 py-px text-[11px] font-medium ${tone}`} title={level ? `MGP risk level${source}` : 'The tool declared no risk level'}>
+      <span
+        className={`rounded border px-1.5 py-px text-[11px] font-medium ${tone}`}
+        title={level ? `MGP risk level${source}` : 'The tool declared no risk level'}
+      >
         {level ? `risk: ${level}` : 'risk unknown'}
       </span>
       {risk?.confirmation_required && (

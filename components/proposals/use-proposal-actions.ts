@@ -94,7 +94,10 @@ export function useProposalActions() {
       const blocker = approveBlocker(participant, s, p, params);
       if (blocker) throw new Error(`Cannot approve ${p.toolName ?? p.method}: ${blocker}`);
       const to = [...targetsOf(p, s)];
-      const { outcome } = participant.proposals.fulfil(p.id, { call: { method: p.method, ...(params !== undefined && { params: params as Record<string, unknown> }) }, to });
+      const { outcome } = participant.proposals.fulfil(p.id, {
+        call: { method: p.method, ...(params !== undefined && { params: params as Record<string, unknown> }) },
+        to,
+      });
       decided.current.set(p.id, true);
       outcome.catch(onRefusal(`Approval of ${p.toolName ?? p.method}`, [p.id], decided.current));
       return to;

@@ -35,6 +35,9 @@ export function useSnoozes(space: string) {
       }),
     [update],
   );
-  const wake = useCallback((ids: readonly string[]) => update((current) => Object.fromEntries(Object.entries(current).filter(([id]) => !ids.includes(id)))), [update]);
+  const wake = useCallback(
+    (ids: readonly string[]) => update((current) => Object.fromEntries(Object.entries(current).filter(([id]) => !ids.includes(id)))),
+    [update],
+  );
   return { snoozed, snooze, wake };
 }

@@ -29,7 +29,10 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
   const [saving, setSaving] = useState(false);
   const idBase = useId();
   const id = (field: string) => `${idBase}-${field}`;
-  const set = <K extends keyof RuleForm>(key: K) => (value: RuleForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set =
+    <K extends keyof RuleForm>(key: K) =>
+    (value: RuleForm[K]) =>
+      setForm((f) => ({ ...f, [key]: value }));
 
   const read = useMemo(() => ruleOfForm(form), [form]);
   const checked = useMemo(() => ('rule' in read ? validateRule(read.rule) : undefined), [read]);
@@ -53,7 +56,9 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
     setSaving(true);
     try {
       const saved = ruleId ? await rules.update(ruleId, checked.rule) : await rules.create(checked.rule);
-      toast.success(`Rule “${saved.name}” saved (v${saved.version})`, { description: saved.mode === 'shadow' ? 'Shadow mode: it counts what it would decide, and decides nothing.' : undefined });
+      toast.success(`Rule “${saved.name}” saved (v${saved.version})`, {
+        description: saved.mode === 'shadow' ? 'Shadow mode: it counts what it would decide, and decides nothing.' : undefined,
+      });
       onDone();
     } catch (error) {
       toast.error('The rule was not saved', { description: (error as Error).message });
@@ -66,7 +71,14 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
   return (
     <form onSubmit={save} aria-label={ruleId ? `Edit rule ${initial.name}` : 'New rule'} className="flex flex-col gap-3">
       <Field id={id('name')} label="Name" error={issueAt('name')}>
-        <input id={id('name')} data-autofocus className={INPUT} value={form.name} onChange={(e) => set('name')(e.target.value)} aria-invalid={issueAt('name') !== undefined} />
+        <input
+          id={id('name')}
+          data-autofocus
+          className={INPUT}
+          value={form.name}
+          onChange={(e) => set('name')(e.target.value)}
+          aria-invalid={issueAt('name') !== undefined}
+        />
       </Field>
       <div className="grid grid-cols-2 gap-2">
         <Field id={id('decision')} label="Decision">
@@ -126,10 +138,22 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
       {form.decision === 'ask' && (
         <div className="grid grid-cols-2 gap-2">
           <Field id={id('timeout')} label="If nobody decides within (seconds)" error={issueAt('timeout', 'after_seconds')}>
-            <input id={id('timeout')} type="number" min={1} className={INPUT} value={form.timeoutSeconds} onChange={(e) => set('timeoutSeconds')(e.target.value)} />
+            <input
+              id={id('timeout')}
+              type="number"
+              min={1}
+              className={INPUT}
+              value={form.timeoutSeconds}
+              onChange={(e) => set('timeoutSeconds')(e.target.value)}
+            />
           </Field>
           <Field id={id('timeout-action')} label="then">
-            <select id={id('timeout-action')} className={INPUT} value={form.timeoutAction} onChange={(e) => set('timeoutAction')(e.target.value as RuleForm['timeoutAction'])}>
+            <select
+              id={id('timeout-action')}
+              className={INPUT}
+              value={form.timeoutAction}
+              onChange={(e) => set('timeoutAction')(e.target.value as RuleForm['timeoutAction'])}
+            >
               <option value="escalate">escalate (mark urgent)</option>
               <option value="reject">reject (reason timeout)</option>
             </select>
@@ -169,7 +193,8 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
           {preview.disagreements.length > 0 && (
             <div className="mt-1 text-amber-200">
               <p>
-                These {preview.disagreements.length} it would have {verb} were {preview.disagreements[0].human === 'approve' ? 'approved' : 'rejected'} by a person:
+                These {preview.disagreements.length} it would have {verb} were {preview.disagreements[0].human === 'approve' ? 'approved' : 'rejected'} by a
+                person:
               </p>
               <ul className="mt-0.5 list-disc pl-5">
                 {preview.disagreements.slice(0, 5).map(({ proposal, by }) => (

@@ -66,7 +66,11 @@ export function RuleSuggestions() {
         const [latest] = basedOn;
         const what = `${latest.proposal.toolName ?? latest.proposal.method} from ${latest.proposal.proposer}`;
         return (
-          <li key={suggestion.key} aria-label={`Suggested rule: ${rule.name}`} className="flex flex-col gap-1.5 rounded-lg border border-violet-800 bg-violet-950/30 p-2 text-xs text-slate-200">
+          <li
+            key={suggestion.key}
+            aria-label={`Suggested rule: ${rule.name}`}
+            className="flex flex-col gap-1.5 rounded-lg border border-violet-800 bg-violet-950/30 p-2 text-xs text-slate-200"
+          >
             <p>
               You {rule.decision === 'approve' ? 'approved' : 'rejected'} {what} {basedOn.length} times. Make it a rule?{' '}
               <span className="font-mono text-violet-200">{rule.name}</span>
@@ -75,7 +79,9 @@ export function RuleSuggestions() {
               <p className="text-red-300">The tool is marked dangerous or asks for confirmation: this rule would run it with no one asked.</p>
             )}
             <details>
-              <summary className="cursor-pointer text-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">The decisions it is based on</summary>
+              <summary className="cursor-pointer text-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
+                The decisions it is based on
+              </summary>
               <ul className="mt-1 list-disc pl-5 text-slate-300">
                 {basedOn.map((d) => (
                   <li key={d.proposal.id}>
@@ -86,10 +92,20 @@ export function RuleSuggestions() {
               </ul>
             </details>
             <div className="flex flex-wrap gap-2">
-              <button type="button" disabled={creating !== undefined} onClick={() => void accept(suggestion, 'shadow')} className={`${buttonClass.base} ${buttonClass.grant} px-2 py-0.5 text-xs`}>
+              <button
+                type="button"
+                disabled={creating !== undefined}
+                onClick={() => void accept(suggestion, 'shadow')}
+                className={`${buttonClass.base} ${buttonClass.grant} px-2 py-0.5 text-xs`}
+              >
                 Try it in shadow mode
               </button>
-              <button type="button" disabled={creating !== undefined} onClick={() => void accept(suggestion, 'enforce')} className={`${buttonClass.base} ${buttonClass.neutral} px-2 py-0.5 text-xs`}>
+              <button
+                type="button"
+                disabled={creating !== undefined}
+                onClick={() => void accept(suggestion, 'enforce')}
+                className={`${buttonClass.base} ${buttonClass.neutral} px-2 py-0.5 text-xs`}
+              >
                 Create and enforce
               </button>
               <button type="button" onClick={() => rules.open({ draft: rule })} className={`${buttonClass.base} ${buttonClass.neutral} px-2 py-0.5 text-xs`}>

@@ -72,7 +72,13 @@ export function RulesProvider({ children }: { children: ReactNode }) {
     setListing((current) => {
       if (!current) return current;
       const before = current.rules.find((r) => r.id === rule.id);
-      const record: RuleRecord = { ...rule, hits: before?.hits ?? 0, shadow_hits: before?.shadow_hits ?? 0, shadow_conflicts: before?.shadow_conflicts ?? 0, last_hit_at: before?.last_hit_at ?? null };
+      const record: RuleRecord = {
+        ...rule,
+        hits: before?.hits ?? 0,
+        shadow_hits: before?.shadow_hits ?? 0,
+        shadow_conflicts: before?.shadow_conflicts ?? 0,
+        last_hit_at: before?.last_hit_at ?? null,
+      };
       return { ...current, rules: before ? current.rules.map((r) => (r.id === rule.id ? record : r)) : [...current.rules, record] };
     });
     return rule;

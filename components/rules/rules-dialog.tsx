@@ -27,7 +27,13 @@ const EMPTY_RULE = (ruleOfForm(EMPTY_FORM) as { rule: ApprovalRuleInput }).rule;
  */
 export function RulesDialog({ target, onClose }: { target: RulesTarget | undefined; onClose: () => void }) {
   return (
-    <Dialog open={target !== undefined} onClose={onClose} size="wide" title="Approval rules" description="Decided in the server by the space's rule supervisor, with no browser open.">
+    <Dialog
+      open={target !== undefined}
+      onClose={onClose}
+      size="wide"
+      title="Approval rules"
+      description="Decided in the server by the space's rule supervisor, with no browser open."
+    >
       {target && <RulesPanel target={target} />}
     </Dialog>
   );
@@ -47,11 +53,16 @@ function RulesPanel({ target }: { target: RulesTarget }) {
       <section aria-label="Rules" className="flex min-w-0 flex-col gap-2">
         {supervisor === null && (
           <p role="alert" className="rounded border border-amber-800 bg-amber-950/40 px-2 py-1 text-xs text-amber-200">
-            This space&apos;s config turns the rule supervisor off (<span className="font-mono">automation.supervisor: false</span>): nothing would apply a rule, so none can be created or changed here.
+            This space&apos;s config turns the rule supervisor off (<span className="font-mono">automation.supervisor: false</span>): nothing would apply a
+            rule, so none can be created or changed here.
           </p>
         )}
         <div className="flex items-center justify-between">
-          <p className="text-xs text-slate-400">{rules.length === 0 ? 'No rules yet.' : `${rules.length} rule${rules.length === 1 ? '' : 's'}; the strictest matching one wins (reject > ask > approve).`}</p>
+          <p className="text-xs text-slate-400">
+            {rules.length === 0
+              ? 'No rules yet.'
+              : `${rules.length} rule${rules.length === 1 ? '' : 's'}; the strictest matching one wins (reject > ask > approve).`}
+          </p>
           <button type="button" className={BUTTON.small} onClick={() => setEditing({ draft: EMPTY_RULE })}>
             New rule
           </button>
@@ -72,7 +83,9 @@ function RulesPanel({ target }: { target: RulesTarget }) {
             onDone={() => setEditing(undefined)}
           />
         ) : (
-          <p className="text-sm text-slate-400">Choose a rule to edit it, or write a new one. Rules can also be made from a proposal (Approve for…) or from a suggestion.</p>
+          <p className="text-sm text-slate-400">
+            Choose a rule to edit it, or write a new one. Rules can also be made from a proposal (Approve for…) or from a suggestion.
+          </p>
         )}
       </section>
     </div>

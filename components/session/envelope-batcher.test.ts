@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isStreamFrame, type SpaceInput, type SpaceStore, type StoreEnvelope } from '@/lib/store';
 import { createEnvelopeBatcher } from './envelope-batcher';
 
-const env = (id: string, kind = 'chat', to?: string[]): StoreEnvelope => ({ protocol: 'mew/v0.4', id, ts: '2026-01-01T00:00:00Z', from: 'agent', kind, to, payload: {} }) as StoreEnvelope;
+const env = (id: string, kind = 'chat', to?: string[]): StoreEnvelope =>
+  ({ protocol: 'mew/v0.4', id, ts: '2026-01-01T00:00:00Z', from: 'agent', kind, to, payload: {} }) as StoreEnvelope;
 
 describe('envelope batcher', () => {
   let applied: string[][];

@@ -2,7 +2,8 @@
 
 import { useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
 
 const SIZES = { small: 'max-w-md', medium: 'max-w-lg', large: 'max-w-2xl', wide: 'max-w-6xl' } as const;
 

@@ -7,7 +7,11 @@ import type { Virtualizer } from '@tanstack/react-virtual';
  * cost. The observer reports each new row's real height right after the browser's own layout, so until then the
  * row keeps its cached height or the estimate.
  */
-export function measureFromResizeObserver<S extends Element, E extends Element>(element: E, entry: ResizeObserverEntry | undefined, instance: Virtualizer<S, E>): number {
+export function measureFromResizeObserver<S extends Element, E extends Element>(
+  element: E,
+  entry: ResizeObserverEntry | undefined,
+  instance: Virtualizer<S, E>,
+): number {
   const box = entry?.borderBoxSize?.[0];
   if (box) return Math.round(box.blockSize);
   const index = instance.indexFromElement(element);

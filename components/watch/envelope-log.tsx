@@ -54,10 +54,7 @@ export function EnvelopeLog() {
   liveRef.current = live;
   const [frozen, setFrozen] = useState<typeof live | null>(null);
   const shown = frozen ?? live;
-  const rows = useMemo(
-    () => (filter ? shown.entries.filter((e) => matchesLogFilter(e, filter)) : shown.entries),
-    [shown, filter],
-  );
+  const rows = useMemo(() => (filter ? shown.entries.filter((e) => matchesLogFilter(e, filter)) : shown.entries), [shown, filter]);
   // Read by the jump handler through a ref, so the handler (a prop of every row) stays stable between redraws.
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
@@ -186,11 +183,7 @@ export function EnvelopeLog() {
   return (
     <PanelFrame
       title="Envelope log"
-      badge={
-        <span className="text-xs text-slate-400">
-          {filter ? `${rows.length} of ${shown.entries.length}` : `${rows.length}`} shown
-        </span>
-      }
+      badge={<span className="text-xs text-slate-400">{filter ? `${rows.length} of ${shown.entries.length}` : `${rows.length}`} shown</span>}
       actions={
         <>
           {toFilter(draft) && (

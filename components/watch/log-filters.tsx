@@ -15,7 +15,20 @@ export interface LogFilterDraft {
 export const NO_FILTER: LogFilterDraft = { kind: '', participant: '', context: '', text: '' };
 
 /** Kind families offered as suggestions; any prefix may be typed. */
-const KIND_PREFIXES = ['chat', 'mcp/', 'mcp/proposal', 'mcp/request', 'reasoning/', 'participant/', 'participant/status', 'capability/', 'space/', 'stream/', 'system/', 'system/error'];
+const KIND_PREFIXES = [
+  'chat',
+  'mcp/',
+  'mcp/proposal',
+  'mcp/request',
+  'reasoning/',
+  'participant/',
+  'participant/status',
+  'capability/',
+  'space/',
+  'stream/',
+  'system/',
+  'system/error',
+];
 
 /** The log's filters: kind prefix, participant (from or to), context, free text. */
 export function LogFilters({

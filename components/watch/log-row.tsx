@@ -33,9 +33,7 @@ export const LogRow = memo(function LogRow({
   const parents = correlationIds(e);
   return (
     <div
-      className={`border-b border-slate-800/70 px-2 py-1 text-xs transition-colors ${
-        highlighted ? 'bg-amber-900/30 ring-2 ring-inset ring-amber-400' : ''
-      }`}
+      className={`border-b border-slate-800/70 px-2 py-1 text-xs transition-colors ${highlighted ? 'bg-amber-900/30 ring-2 ring-inset ring-amber-400' : ''}`}
     >
       <button
         type="button"

@@ -28,11 +28,7 @@ export function ReasoningPanel() {
   return (
     <PanelFrame
       title="Reasoning"
-      badge={
-        live.length > 0 ? (
-          <span className="rounded-full bg-sky-900/60 px-2 py-0.5 text-xs text-sky-200">{live.length} live</span>
-        ) : undefined
-      }
+      badge={live.length > 0 ? <span className="rounded-full bg-sky-900/60 px-2 py-0.5 text-xs text-sky-200">{live.length} live</span> : undefined}
     >
       {threads.length === 0 ? (
         <p className="text-xs text-slate-400">No reasoning yet. Threads appear here when an agent sends reasoning/start.</p>

@@ -94,14 +94,21 @@ export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, m
       </div>
       {!open && (thread.conclusion || thread.cancel) && (
         <p className="truncate px-2 pb-2 pl-7 text-xs text-slate-400">
-          {thread.conclusion ? `Conclusion: ${thread.conclusion.message}` : `Cancelled by ${thread.cancel?.by}${thread.cancel?.reason ? `: ${thread.cancel.reason}` : ''}`}
+          {thread.conclusion
+            ? `Conclusion: ${thread.conclusion.message}`
+            : `Cancelled by ${thread.cancel?.by}${thread.cancel?.reason ? `: ${thread.cancel.reason}` : ''}`}
         </p>
       )}
       {open && (
         <div id={bodyId} className="flex flex-col gap-2 border-t border-slate-800 p-2 text-sm">
           <p className="text-xs text-slate-400">
             Started {clockTime(thread.startedAt)}
-            {thread.correlatedTo.length > 0 && <> · about <span className="font-mono">{thread.correlatedTo.join(', ')}</span></>}
+            {thread.correlatedTo.length > 0 && (
+              <>
+                {' '}
+                · about <span className="font-mono">{thread.correlatedTo.join(', ')}</span>
+              </>
+            )}
           </p>
           {thread.droppedThoughts > 0 && <p className="text-xs text-slate-500">{thread.droppedThoughts} earlier thoughts dropped</p>}
           <ol

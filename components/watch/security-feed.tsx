@@ -76,7 +76,9 @@ function SecurityEventRow({ event }: { event: SecurityEvent }) {
             type="button"
             className={buttonClass.danger}
             aria-label={`Kick ${event.offender}`}
-            onClick={() => act(`Kick of ${event.offender}`, () => participant.operate.kick({ participant_id: event.offender, reason: `refused: ${event.error}` }))}
+            onClick={() =>
+              act(`Kick of ${event.offender}`, () => participant.operate.kick({ participant_id: event.offender, reason: `refused: ${event.error}` }))
+            }
           >
             Kick
           </button>

@@ -39,13 +39,11 @@ export const TelemetryLatest = memo(function TelemetryLatest({ telemetry }: { te
           <div key={key} className="min-w-0">
             <dt className="truncate text-slate-400">{fieldLabel(key)}</dt>
             <dd className="truncate font-mono tabular-nums text-slate-100">
-              {key === 'tokens' && gauge ? (
-                `${formatNumber(gauge.tokens)} / ${formatNumber(gauge.maxTokens)}`
-              ) : typeof value === 'number' ? (
-                formatNumber(value)
-              ) : (
-                String(value)
-              )}
+              {key === 'tokens' && gauge
+                ? `${formatNumber(gauge.tokens)} / ${formatNumber(gauge.maxTokens)}`
+                : typeof value === 'number'
+                  ? formatNumber(value)
+                  : String(value)}
             </dd>
           </div>
         ))}

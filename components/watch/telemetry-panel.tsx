@@ -59,13 +59,7 @@ export function TelemetryPanel() {
           <label htmlFor={selectId} className="text-xs text-slate-400">
             Participant
           </label>
-          <select
-            id={selectId}
-            className={fieldClass}
-            value={target ?? ''}
-            onChange={(e) => setChosen(e.target.value)}
-            disabled={targets.length === 0}
-          >
+          <select id={selectId} className={fieldClass} value={target ?? ''} onChange={(e) => setChosen(e.target.value)} disabled={targets.length === 0}>
             {targets.length === 0 && <option value="">No participants</option>}
             {targets.map((t) => (
               <option key={t.id} value={t.id}>

@@ -13,7 +13,12 @@ const NEVER_ADJUST = () => false;
  * measured by their ResizeObserver only, and scroll-driven renders are never synchronous (they would block the
  * main thread while envelopes pour in). Attach `scrollRef` and `scrollProps` to the scrolling element.
  */
-export function useFollowingList({ count, estimateSize, getItemKey, overscan }: {
+export function useFollowingList({
+  count,
+  estimateSize,
+  getItemKey,
+  overscan,
+}: {
   count: number;
   estimateSize: number;
   getItemKey: (index: number) => string | number;

@@ -43,16 +43,24 @@ describe('RuleSupervisor', () => {
 
   beforeEach(async () => {
     gw = await startTestGateway(
-      spaceConfig(SPACE, {
-        lead: [{ kind: '*' }],
-        agent: [{ kind: ['mcp/proposal', 'mcp/withdraw', 'mcp/response', 'chat'] }],
-        tools: [{ kind: 'mcp/response' }],
-        rules: [{ kind: ['mcp/request', 'mcp/reject', 'chat'] }],
-      }, { automation: { supervisor: 'rules' } }),
+      spaceConfig(
+        SPACE,
+        {
+          lead: [{ kind: '*' }],
+          agent: [{ kind: ['mcp/proposal', 'mcp/withdraw', 'mcp/response', 'chat'] }],
+          tools: [{ kind: 'mcp/response' }],
+          rules: [{ kind: ['mcp/request', 'mcp/reject', 'chat'] }],
+        },
+        { automation: { supervisor: 'rules' } },
+      ),
     );
     participants = participantFactory(SPACE, () => gw.wsUrl(), tokenOf);
     const tools = participants.create('tools', { autoDiscovery: false });
-    tools.tools.register({ name: 'note_down', security: { risk_level: 'moderate' }, execute: ({ text }) => (calls.push(String(text)), `Noted: ${String(text)}`) });
+    tools.tools.register({
+      name: 'note_down',
+      security: { risk_level: 'moderate' },
+      execute: ({ text }) => (calls.push(String(text)), `Noted: ${String(text)}`),
+    });
     tools.tools.register({ name: 'wipe', security: { risk_level: 'dangerous', confirmation_required: true }, execute: () => (calls.push('wipe'), 'wiped') });
     // Tools that declare MCP annotations and no MGP security, as most MCP servers' tools do.
     for (const [name, annotations] of [
@@ -152,7 +160,11 @@ describe('RuleSupervisor', () => {
     const [approved, rejected] = [...seen];
     await expect.poll(() => lead.proposals.get(rejected)?.rejections.length).toBe(1);
     expect(lead.proposals.get(approved)!.fulfilment).toMatchObject({ by: 'rules', edited: false, rule: { id: rules[0].id, version: 3, name: 'notes' } });
-    expect(lead.proposals.get(rejected)!.rejections[0]).toMatchObject({ by: 'rules', reason: 'drafts stay local', rule: { id: rules[1].id, version: 1, name: 'no drafts' } });
+    expect(lead.proposals.get(rejected)!.rejections[0]).toMatchObject({
+      by: 'rules',
+      reason: 'drafts stay local',
+      rule: { id: rules[1].id, version: 1, name: 'no drafts' },
+    });
     await expect
       .poll(() => gw.audit.query({ space: SPACE, type: ['PROPOSAL_FULFILLED', 'PROPOSAL_REJECTED'] }).map((e) => [e.type, e.actor, e.details.rule]))
       .toEqual([
@@ -170,7 +182,9 @@ describe('RuleSupervisor', () => {
     const waiting = propose('note_down', 'by hand');
     await expect.poll(() => lead.proposals.pending().length).toBe(1);
     const [mine] = lead.proposals.pending();
-    await lead.proposals.fulfil(mine.id, { call: { method: 'tools/call', params: { ...(mine.params as object), _meta: { 'mew/rule': { id: 'forged', version: 1, name: 'forged' } } } } }).outcome;
+    await lead.proposals.fulfil(mine.id, {
+      call: { method: 'tools/call', params: { ...(mine.params as object), _meta: { 'mew/rule': { id: 'forged', version: 1, name: 'forged' } } } },
+    }).outcome;
     await waiting;
     await expect.poll(() => gw.audit.query({ space: SPACE, type: ['PROPOSAL_FULFILLED'] }).length).toBe(2);
     expect(gw.audit.query({ space: SPACE, type: ['PROPOSAL_FULFILLED'] }).find((e) => e.actor === 'lead')?.details.rule).toBeUndefined();
@@ -185,15 +199,19 @@ describe('RuleSupervisor', () => {
     const [proposal] = lead.proposals.pending();
     lead.proposals.reject(proposal.id, 'unsafe');
     await pending;
-    await expect.poll(() => events).toEqual([
-      ['trial', 'shadow_hit', proposal.id],
-      ['trial', 'shadow_conflict', proposal.id],
-    ]);
+    await expect
+      .poll(() => events)
+      .toEqual([
+        ['trial', 'shadow_hit', proposal.id],
+        ['trial', 'shadow_conflict', proposal.id],
+      ]);
   });
 
   it('rejects with reason timeout, or escalates, what nobody decides in time (by risk level, or the ask rule’s own timeout)', async () => {
     supervisor.disconnect();
-    supervisor = await startSupervisor({ timeouts: { moderate: { after_seconds: 0.2, action: 'reject' }, dangerous: { after_seconds: 0.2, action: 'escalate' } } });
+    supervisor = await startSupervisor({
+      timeouts: { moderate: { after_seconds: 0.2, action: 'reject' }, dangerous: { after_seconds: 0.2, action: 'escalate' } },
+    });
     const lead = await participants.connect('lead', { autoDiscovery: false });
     const timedOut = await rejectionOf(propose('note_down', 'no one looks'));
     expect(timedOut).toMatchObject({ rejectedBy: 'rules', reason: 'timeout' });
@@ -205,7 +223,9 @@ describe('RuleSupervisor', () => {
     expect(decisions).toHaveLength(2);
 
     // An ask rule's own timeout wins over the risk level's.
-    rules.push(rule({ name: 'ask about lists', decision: 'ask', match: { arguments: { text: 'list*' } }, timeout: { after_seconds: 0.2, action: 'escalate' } }));
+    rules.push(
+      rule({ name: 'ask about lists', decision: 'ask', match: { arguments: { text: 'list*' } }, timeout: { after_seconds: 0.2, action: 'escalate' } }),
+    );
     supervisor.reload();
     const asked = propose('note_down', 'list it');
     await expect.poll(() => lead.proposals.pending().find((p) => p.arguments && (p.arguments as { text: string }).text === 'list it')?.escalation).toBeTruthy();

@@ -28,7 +28,11 @@ describe('rule supervision of every space', () => {
   async function agentAndTools(space: string, calls: string[]): Promise<MEWParticipant> {
     participants = participantFactory(space, () => gw!.wsUrl(), tokenOf);
     const tools = participants.create('tools', { autoDiscovery: false });
-    tools.tools.register({ name: 'note_down', security: { risk_level: 'moderate' }, execute: ({ text }) => (calls.push(String(text)), `Noted: ${String(text)}`) });
+    tools.tools.register({
+      name: 'note_down',
+      security: { risk_level: 'moderate' },
+      execute: ({ text }) => (calls.push(String(text)), `Noted: ${String(text)}`),
+    });
     await tools.connect();
     return participants.connect('agent', { autoDiscovery: false });
   }
@@ -84,7 +88,10 @@ describe('rule supervision of every space', () => {
 
     const refused = await rulesApi('manual', { method: 'POST', body: JSON.stringify(NOTE_RULE) });
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({ error: 'no_rule_supervisor', message: expect.stringMatching(/runs no rule supervisor \(its config sets automation\.supervisor: false\)/) });
+    expect(await refused.json()).toEqual({
+      error: 'no_rule_supervisor',
+      message: expect.stringMatching(/runs no rule supervisor \(its config sets automation\.supervisor: false\)/),
+    });
     const edit = await fetch(gw.httpUrl('/api/spaces/manual/rules/some-rule'), {
       method: 'PUT',
       body: JSON.stringify(NOTE_RULE),

@@ -35,7 +35,14 @@ describe('MCP bridge: a tools/call delivered twice reaches the MCP server once',
       const real = createWebSocketTransport(request, handlers);
       return { ...real, send: (data) => (sent.push(String(data)), real.send(data)) };
     };
-    bridge = new McpBridge({ gateway: gateway.wsUrl(), space: SPACE, token: tokenOf('files'), server: { command: process.execPath, args: [FIXTURE] }, log: () => undefined, transport });
+    bridge = new McpBridge({
+      gateway: gateway.wsUrl(),
+      space: SPACE,
+      token: tokenOf('files'),
+      server: { command: process.execPath, args: [FIXTURE] },
+      log: () => undefined,
+      transport,
+    });
     const requests = recordEvents(bridge.participant.client, 'mcp/request');
     const forwarded = vi.spyOn(bridge.upstream, 'request');
     await bridge.connect();

@@ -28,11 +28,7 @@ describe('MCP bridge', () => {
     gateway = await startTestGateway(
       spaceConfig(SPACE, {
         human: [{ kind: '*' }],
-        files: [
-          { kind: 'mcp/response' },
-          { kind: 'mcp/request', payload: { method: 'notifications/tools/list_changed' } },
-          { kind: 'participant/status' },
-        ],
+        files: [{ kind: 'mcp/response' }, { kind: 'mcp/request', payload: { method: 'notifications/tools/list_changed' } }, { kind: 'participant/status' }],
       }),
     );
     participants = participantFactory(SPACE, () => gateway.wsUrl(), tokenOf);
@@ -48,14 +44,25 @@ describe('MCP bridge', () => {
   });
 
   async function startBridge(server: McpServerSpec, options: Partial<McpBridgeOptions> = {}): Promise<McpBridge> {
-    const bridge = new McpBridge({ gateway: gateway.wsUrl(), space: SPACE, token: tokenOf('files'), backoff: FAST_RESTART, server, log: () => undefined, ...options });
+    const bridge = new McpBridge({
+      gateway: gateway.wsUrl(),
+      space: SPACE,
+      token: tokenOf('files'),
+      backoff: FAST_RESTART,
+      server,
+      log: () => undefined,
+      ...options,
+    });
     bridges.push(bridge);
     await bridge.connect();
     return bridge;
   }
 
   const call = (name: string, args: Record<string, unknown> = {}) =>
-    human.mcpRequest('files', { method: 'tools/call', params: { name, arguments: args } }, 10_000) as Promise<{ content: { text: string }[]; isError?: boolean }>;
+    human.mcpRequest('files', { method: 'tools/call', params: { name, arguments: args } }, 10_000) as Promise<{
+      content: { text: string }[];
+      isError?: boolean;
+    }>;
 
   /** Waits for the bridge to report a server state in `participant/status`. */
   function statusReport(state: McpServerState): Promise<AnyEnvelope> {

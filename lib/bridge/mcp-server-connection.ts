@@ -5,14 +5,7 @@ import { toolRisk } from '../protocol';
 import type { JsonRpcError, McpAnswer } from '../sdk/local-mcp-server';
 import { JSONRPC_ERROR_CODES } from '../sdk/local-mcp-server';
 import { SupervisedProcess, type ProcessStatus, type RestartBackoff } from '../launcher/supervised-process';
-import {
-  FORWARD_TIMEOUT_MS,
-  INITIALIZE_TIMEOUT_MS,
-  MGP_ERROR_CODES,
-  MGP_EXTENSIONS,
-  MGP_VERSION,
-  TOOLS_LIST_MAX_PAGES,
-} from './bridge-defaults';
+import { FORWARD_TIMEOUT_MS, INITIALIZE_TIMEOUT_MS, MGP_ERROR_CODES, MGP_EXTENSIONS, MGP_VERSION, TOOLS_LIST_MAX_PAGES } from './bridge-defaults';
 import { ChildLineTransport } from './child-line-transport';
 
 /** How to start an MCP server that speaks stdio. */

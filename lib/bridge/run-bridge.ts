@@ -12,8 +12,7 @@ import { readRunnerConnection, RUNNER_EXIT_CODES } from '../launcher/runner-conv
 import { ConnectionClosedError } from '../sdk/sdk-errors';
 import { McpBridge } from './mcp-bridge';
 
-const USAGE =
-  'usage: npm run bridge -- [--gateway ws://host:port/ws] [--space S] [--token T] [--init-timeout-ms N] [--max-restarts N] -- COMMAND [ARGS...]';
+const USAGE = 'usage: npm run bridge -- [--gateway ws://host:port/ws] [--space S] [--token T] [--init-timeout-ms N] [--max-restarts N] -- COMMAND [ARGS...]';
 
 function fail(code: number, message: string): never {
   console.error(message);

@@ -75,7 +75,9 @@ export function formatUsd(usd: number): string {
 
 /** `10 000 of 10 000 tokens` or `$1.02 of $1.00`: the spend against the limit `by` names. */
 export function describeSpend(limits: BudgetLimits, spend: BudgetSpend, by: BudgetUsage['by']): string {
-  return by === 'usd' ? `${formatUsd(spend.usd ?? 0)} of ${formatUsd(limits.usd ?? 0)}` : `${formatTokens(spend.tokens)} of ${formatTokens(limits.tokens ?? 0)} tokens`;
+  return by === 'usd'
+    ? `${formatUsd(spend.usd ?? 0)} of ${formatUsd(limits.usd ?? 0)}`
+    : `${formatTokens(spend.tokens)} of ${formatTokens(limits.tokens ?? 0)} tokens`;
 }
 
 /** Whether two budget settings limit the same (an alert raised under one does not count under the other). */

@@ -5,13 +5,7 @@
  * @example
  * const tools: PatternValue = { method: 'tools/call', params: { name: ['read_*', 'list_*'] } };
  */
-export type PatternValue =
-  | string
-  | number
-  | boolean
-  | null
-  | readonly PatternValue[]
-  | { readonly [key: string]: PatternValue };
+export type PatternValue = string | number | boolean | null | readonly PatternValue[] | { readonly [key: string]: PatternValue };
 
 /** Narrows a pattern to a one-of array (`Array.isArray` alone does not narrow readonly arrays). */
 export function isPatternArray(pattern: PatternValue): pattern is readonly PatternValue[] {

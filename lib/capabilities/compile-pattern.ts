@@ -1,10 +1,4 @@
-import {
-  isPatternArray,
-  type CapabilityInput,
-  type CapabilityMessage,
-  type CapabilityPattern,
-  type PatternValue,
-} from './capability-pattern';
+import { isPatternArray, type CapabilityInput, type CapabilityMessage, type CapabilityPattern, type PatternValue } from './capability-pattern';
 import { compileGlob, isLiteralGlob } from './glob';
 import { findSelected, FOUND, NOT_FOUND, NOTHING_SELECTED, parseJsonPath, type JsonPathStep } from './json-path';
 import { normalizeCapabilities, normalizeCapability } from './normalize-capability';

@@ -1,10 +1,4 @@
-import {
-  isPatternArray,
-  isPatternObject,
-  type CapabilityInput,
-  type CapabilityPattern,
-  type PatternValue,
-} from './capability-pattern';
+import { isPatternArray, isPatternObject, type CapabilityInput, type CapabilityPattern, type PatternValue } from './capability-pattern';
 import { compileValue } from './compile-pattern';
 import { canonicalGlob, globCovers } from './glob';
 import { normalizeCapabilities, normalizeCapability } from './normalize-capability';
@@ -102,9 +96,7 @@ function stringCovers(held: string, wanted: PatternValue, isKind: boolean): bool
 
 function objectCovers(held: { readonly [key: string]: PatternValue }, wanted: { readonly [key: string]: PatternValue }): boolean {
   return Object.keys(held).every(
-    (key) =>
-      Object.hasOwn(wanted, key) &&
-      (key.startsWith('$') ? deepEqual(held[key], wanted[key]) : valueCovers(held[key], wanted[key], false)),
+    (key) => Object.hasOwn(wanted, key) && (key.startsWith('$') ? deepEqual(held[key], wanted[key]) : valueCovers(held[key], wanted[key], false)),
   );
 }
 
@@ -114,8 +106,5 @@ function deepEqual(a: PatternValue, b: PatternValue): boolean {
   if (isPatternArray(a) !== isPatternArray(b)) return false;
   const keys = Object.keys(a);
   const record = (value: object) => value as { readonly [key: string]: PatternValue };
-  return (
-    keys.length === Object.keys(b).length &&
-    keys.every((key) => Object.hasOwn(b, key) && deepEqual(record(a)[key], record(b)[key]))
-  );
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && deepEqual(record(a)[key], record(b)[key]));
 }

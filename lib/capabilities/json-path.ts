@@ -103,12 +103,7 @@ export const FOUND = 1;
  * @example
  * findSelected({ a: [{ b: 1 }] }, parseJsonPath('$.a[*].b'), (v) => v === 1, true); // FOUND
  */
-export function findSelected(
-  root: unknown,
-  steps: readonly JsonPathStep[],
-  test: (value: unknown) => boolean,
-  want: boolean,
-): number {
+export function findSelected(root: unknown, steps: readonly JsonPathStep[], test: (value: unknown) => boolean, want: boolean): number {
   return visit(root, steps, 0, test, want);
 }
 

@@ -143,7 +143,12 @@ const jsonPaths: Example[] = [
   ['a JSONPath one-of: any element, any value', onPayload({ '$.tags[*]': ['x', 'y'] }), k({ tags: ['a', 'y'] }), true],
   ['a JSONPath follows own properties only', onPayload({ '$.__proto__': {} }), k({}), false],
   ['a JSONPath key is relative to its level', onPayload({ params: { '$.name': 'x' } }), k({ params: { name: 'x' } }), true],
-  ['a JSONPath key next to plain keys', onPayload({ method: 'tools/call', '$.params.name': 'read_*' }), k({ method: 'tools/list', params: { name: 'read_x' } }), false],
+  [
+    'a JSONPath key next to plain keys',
+    onPayload({ method: 'tools/call', '$.params.name': 'read_*' }),
+    k({ method: 'tools/list', params: { name: 'read_x' } }),
+    false,
+  ],
 ];
 
 describe.each([

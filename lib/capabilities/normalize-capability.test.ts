@@ -29,23 +29,17 @@ describe('normalizeCapability: MCPx strings', () => {
     ['mcp/proposal:tools/call:*', { kind: 'mcp/proposal', payload: { method: 'tools/call' } }],
     ['mcp/request:*:read_*', { kind: 'mcp/request', payload: { params: { name: 'read_*' } } }],
     ['mcp/request:prompts/get:summarise', { kind: 'mcp/request', payload: { method: 'prompts/get', params: { name: 'summarise' } } }],
-    [
-      'mcp/request:resources/read:file:///tmp/*',
-      { kind: 'mcp/request', payload: { method: 'resources/read', params: { uri: 'file:///tmp/*' } } },
-    ],
+    ['mcp/request:resources/read:file:///tmp/*', { kind: 'mcp/request', payload: { method: 'resources/read', params: { uri: 'file:///tmp/*' } } }],
     ['mcp/request:resources/*:db://*', { kind: 'mcp/request', payload: { method: 'resources/*', params: { uri: 'db://*' } } }],
   ])('%s', (input, expected) => {
     expect(normalizeCapability(input)).toEqual(expected);
   });
 
-  it.each(['', ':', 'mcp/request:', ':tools/call', 'mcp/request::read', 'mcp/request:tools/call:'])(
-    'rejects the empty segment in %j',
-    (input) => {
-      const error = errorOf(() => normalizeCapability(input));
-      expect(error.path).toEqual([]);
-      expect(error.message).toMatch(/empty segment/);
-    },
-  );
+  it.each(['', ':', 'mcp/request:', ':tools/call', 'mcp/request::read', 'mcp/request:tools/call:'])('rejects the empty segment in %j', (input) => {
+    const error = errorOf(() => normalizeCapability(input));
+    expect(error.path).toEqual([]);
+    expect(error.message).toMatch(/empty segment/);
+  });
 
   it.each(['mcp/response:tools/call', 'mcp/response:*:read_file'])('refuses %j: a response carries no method or params', (input) => {
     expect(errorOf(() => normalizeCapability(input)).message).toMatch(/would never match.*write "mcp\/response"/);

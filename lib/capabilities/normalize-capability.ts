@@ -46,7 +46,10 @@ export function normalizeCapability(input: unknown): CapabilityPattern {
   for (const key of Object.keys(input)) {
     if (key === 'kind' || key === 'payload') continue;
     if (!ANNOTATION_KEYS.has(key)) {
-      throw new CapabilityError(`unknown key "${key}": a capability has "kind", "payload" and optionally ${[...ANNOTATION_KEYS].map((k) => `"${k}"`).join(', ')}`, [key]);
+      throw new CapabilityError(
+        `unknown key "${key}": a capability has "kind", "payload" and optionally ${[...ANNOTATION_KEYS].map((k) => `"${k}"`).join(', ')}`,
+        [key],
+      );
     }
     define(result, key, copy(input[key], [key], 1, false));
   }
@@ -89,7 +92,9 @@ function fromMcpx(text: string): CapabilityPattern {
   // MCPx wrote it, but a response has no method or params (it names its request by correlation_id): it would
   // silently never match. Telling which request it answers would cost a lookup per response, so it is refused.
   if (kind === 'mcp/response' && Object.keys(payload).length > 0) {
-    throw new CapabilityError(`MCPx capability "${text}" would never match: an mcp/response carries no method (it answers its request by correlation_id); write "mcp/response"`);
+    throw new CapabilityError(
+      `MCPx capability "${text}" would never match: an mcp/response carries no method (it answers its request by correlation_id); write "mcp/response"`,
+    );
   }
   return Object.freeze(Object.keys(payload).length > 0 ? { kind, payload: Object.freeze(payload) } : { kind });
 }

@@ -13,9 +13,7 @@ import { normalizeCapability } from './normalize-capability';
 // ---------------------------------------------------------------------------------------------
 
 function refGlob(glob: string, text: string): boolean {
-  const source = [...glob]
-    .map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')))
-    .join('');
+  const source = [...glob].map((c) => (c === '*' ? '[\\s\\S]*' : c === '?' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join('');
   return new RegExp(`^${source}$`).test(text);
 }
 
@@ -124,9 +122,7 @@ const kindGlob = fc.string({ unit: fc.constantFrom('m', 'c', '/', '*', '?'), min
 const kindString = fc.oneof({ weight: 5, arbitrary: kindGlob }, fc.constantFrom('/^m/', '!m*', '!/c$/'));
 const kindPattern = fc.oneof({ weight: 3, arbitrary: kindString }, fc.array(kindString, { minLength: 1, maxLength: 3 }));
 
-const capability: fc.Arbitrary<CapabilityPattern> = fc
-  .record({ kind: kindPattern, payload: pattern }, { requiredKeys: ['kind'] })
-  .filter(isValid);
+const capability: fc.Arbitrary<CapabilityPattern> = fc.record({ kind: kindPattern, payload: pattern }, { requiredKeys: ['kind'] }).filter(isValid);
 const message: fc.Arbitrary<CapabilityMessage> = fc.record({ kind: kindText, payload: value }, { requiredKeys: ['kind'] });
 
 /** Values biased to match `p` (a negation gets anything), so implications are rarely vacuous. */
@@ -195,12 +191,10 @@ function narrow(p: PatternValue): fc.Arbitrary<PatternValue> {
 }
 
 const narrowCapability = (c: CapabilityPattern): fc.Arbitrary<CapabilityPattern> =>
-  fc
-    .tuple(narrow(c.kind as PatternValue), c.payload === undefined ? fc.option(pattern, { nil: undefined }) : narrow(c.payload))
-    .map(([kind, payload]) => {
-      const narrowed = (payload === undefined ? { kind } : { kind, payload }) as CapabilityPattern;
-      return isValid(narrowed) ? narrowed : c; // e.g. a kind narrowed to ""
-    });
+  fc.tuple(narrow(c.kind as PatternValue), c.payload === undefined ? fc.option(pattern, { nil: undefined }) : narrow(c.payload)).map(([kind, payload]) => {
+    const narrowed = (payload === undefined ? { kind } : { kind, payload }) as CapabilityPattern;
+    return isValid(narrowed) ? narrowed : c; // e.g. a kind narrowed to ""
+  });
 
 const RUNS = { numRuns: 2_000 };
 
@@ -208,7 +202,10 @@ const RUNS = { numRuns: 2_000 };
 
 describe('law 1: every pattern covers itself', () => {
   it('covers([p], p) for every valid capability, regexes, negations and $ keys included', () => {
-    fc.assert(fc.property(capability, (c) => covers([c], c)), RUNS);
+    fc.assert(
+      fc.property(capability, (c) => covers([c], c)),
+      RUNS,
+    );
   });
 });
 
@@ -216,9 +213,9 @@ describe('law 2: covers is sound', () => {
   it('if covers([A], B) and B allows m, then A allows m', () => {
     let nonVacuous = 0;
     const pairs = capability.chain((a) =>
-      fc.tuple(fc.constant(a), fc.oneof({ weight: 3, arbitrary: narrowCapability(a) }, capability)).chain(([held, wanted]) =>
-        fc.tuple(fc.constant(held), fc.constant(wanted), fc.oneof({ weight: 3, arbitrary: messageFor(wanted) }, message)),
-      ),
+      fc
+        .tuple(fc.constant(a), fc.oneof({ weight: 3, arbitrary: narrowCapability(a) }, capability))
+        .chain(([held, wanted]) => fc.tuple(fc.constant(held), fc.constant(wanted), fc.oneof({ weight: 3, arbitrary: messageFor(wanted) }, message))),
     );
     fc.assert(
       fc.property(pairs, ([held, wanted, m]) => {
@@ -233,15 +230,18 @@ describe('law 2: covers is sound', () => {
 
   it('narrowing (a glob made more specific, a one-of made smaller, keys added) is always covered', () => {
     const pairs = capability.chain((a) => fc.tuple(fc.constant(a), narrowCapability(a)));
-    fc.assert(fc.property(pairs, ([held, wanted]) => covers([held], wanted)), RUNS);
+    fc.assert(
+      fc.property(pairs, ([held, wanted]) => covers([held], wanted)),
+      RUNS,
+    );
   });
 
   it('globCovers(h, w) implies every string w matches, h matches', () => {
     let nonVacuous = 0;
     const triples = glob.chain((h) =>
-      fc.tuple(fc.constant(h), fc.oneof(narrow(h) as fc.Arbitrary<string>, glob)).chain(([held, wanted]) =>
-        fc.tuple(fc.constant(held), fc.constant(wanted), fc.oneof(instance(wanted) as fc.Arbitrary<string>, text)),
-      ),
+      fc
+        .tuple(fc.constant(h), fc.oneof(narrow(h) as fc.Arbitrary<string>, glob))
+        .chain(([held, wanted]) => fc.tuple(fc.constant(held), fc.constant(wanted), fc.oneof(instance(wanted) as fc.Arbitrary<string>, text))),
     );
     fc.assert(
       fc.property(triples, ([held, wanted, s]) => {
@@ -259,11 +259,17 @@ describe('law 3: {kind: "*"} is everything', () => {
   it('matches every message', () => {
     const everything = compileCapabilities([{ kind: '*' }]);
     const anyMessage = fc.record({ kind: fc.string(), payload: value }, { requiredKeys: ['kind'] });
-    fc.assert(fc.property(anyMessage, (m) => everything.matches(m)), RUNS);
+    fc.assert(
+      fc.property(anyMessage, (m) => everything.matches(m)),
+      RUNS,
+    );
   });
 
   it('covers every capability', () => {
-    fc.assert(fc.property(capability, (c) => covers([{ kind: '*' }], c)), RUNS);
+    fc.assert(
+      fc.property(capability, (c) => covers([{ kind: '*' }], c)),
+      RUNS,
+    );
   });
 });
 
@@ -286,9 +292,9 @@ describe('law 4: compiled matching equals the reference semantics', () => {
   });
 
   it('compileCapabilities.firstMatch (kind-indexed) agrees with a linear scan of the reference', () => {
-    const lists = fc.array(capability, { maxLength: 6 }).chain((list) =>
-      fc.tuple(fc.constant(list), list.length > 0 ? fc.oneof(message, fc.constantFrom(...list).chain(messageFor)) : message),
-    );
+    const lists = fc
+      .array(capability, { maxLength: 6 })
+      .chain((list) => fc.tuple(fc.constant(list), list.length > 0 ? fc.oneof(message, fc.constantFrom(...list).chain(messageFor)) : message));
     fc.assert(
       fc.property(lists, ([list, m]) => {
         const compiled = compileCapabilities(list);

@@ -8,7 +8,11 @@ import { chat, joiner, ownerVia, startNodeProcesses, startRedis, type NodeProces
  */
 const TAKEOVER_LIMIT_MS = 15_000;
 const READ_FILE = { kind: 'mcp/request', payload: { method: 'tools/call', params: { name: 'read_file' } } };
-const config = spaceConfig('s1', { boss: [{ kind: '*' }], alice: [{ kind: 'chat' }], bob: [{ kind: 'chat' }], carol: [{ kind: 'chat' }], dave: [{ kind: 'chat' }] }, { limits: { rate_per_second: 10_000, rate_burst: 10_000 } });
+const config = spaceConfig(
+  's1',
+  { boss: [{ kind: '*' }], alice: [{ kind: 'chat' }], bob: [{ kind: 'chat' }], carol: [{ kind: 'chat' }], dave: [{ kind: 'chat' }] },
+  { limits: { rate_per_second: 10_000, rate_burst: 10_000 } },
+);
 
 let redis: TestRedis;
 let nodes: NodeProcess[] = [];
@@ -63,7 +67,7 @@ describe('cluster failover (real processes, kill -9)', () => {
     expect(chats().slice(-expected.length)).toEqual(expected);
   }, 60_000);
 
-  it('refuses the writes of an owner that stalled past its lease: what it processes on waking is never delivered twice, and its own node\'s sockets reconnect elsewhere', async () => {
+  it("refuses the writes of an owner that stalled past its lease: what it processes on waking is never delivered twice, and its own node's sockets reconnect elsewhere", async () => {
     const alive = nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null);
     const stalledId = await ownerOf(alive[0]);
     const stalled = alive.find((n) => n.id === stalledId)!;

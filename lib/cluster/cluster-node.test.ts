@@ -111,7 +111,10 @@ describe('cluster mode: one order for security state', () => {
   it('answers bad input through any node precisely and keeps serving the connection', async () => {
     // The owner's own node hands frames to the owner directly, the other forwards them through the inbox.
     const { owner, other } = ownerAndOther(await cluster(2));
-    for (const [node, id] of [[other, 'bob'], [owner, 'carol']] as const) {
+    for (const [node, id] of [
+      [other, 'bob'],
+      [owner, 'carol'],
+    ] as const) {
       const client = await join(node, id);
       client.send('{not json');
       expect((await client.kind('system/error')).payload.error).toBe('invalid_json');
@@ -161,7 +164,9 @@ describe('cluster mode: one order for security state', () => {
     await handOver(owner, survivor);
     // bob's connection resumed on the new owner: still paused, and told who is present now.
     bob.send({ id: 'still', ...chat('am I paused?') });
-    expect(await bob.next((f) => f.kind === 'system/error' && f.correlation_id?.[0] === 'still', 5_000)).toMatchObject({ payload: { error: 'participant_paused' } });
+    expect(await bob.next((f) => f.kind === 'system/error' && f.correlation_id?.[0] === 'still', 5_000)).toMatchObject({
+      payload: { error: 'participant_paused' },
+    });
     const carol = await join(survivor, 'carol', 'after=0');
     const texts: string[] = [];
     for (let f = await carol.kind('chat'); ; f = await carol.kind('chat')) {
@@ -178,14 +183,19 @@ describe('cluster mode: one order for security state', () => {
 });
 
 describe('cluster mode: a long-lived space', () => {
-  it('takes over a space whose audit stream outgrew the audit log\'s queue, keeping every event and the chain', async () => {
+  it("takes over a space whose audit stream outgrew the audit log's queue, keeping every event and the chain", async () => {
     const events = AUDIT_MAX_QUEUE + 1_000;
     const r = redisClient(redis.url);
     try {
       for (let at = 0; at < events; at += 10_000) {
         const batch = r.pipeline();
         for (let i = at; i < Math.min(events, at + 10_000); i++) {
-          batch.xadd(clusterKeys.audit('s1'), '*', 'e', JSON.stringify({ space: 's1', type: 'PARTICIPANT_JOINED', actor: 'bob', details: { i }, ts: new Date().toISOString() }));
+          batch.xadd(
+            clusterKeys.audit('s1'),
+            '*',
+            'e',
+            JSON.stringify({ space: 's1', type: 'PARTICIPANT_JOINED', actor: 'bob', details: { i }, ts: new Date().toISOString() }),
+          );
         }
         await batch.exec();
       }
@@ -206,7 +216,7 @@ describe('cluster mode: a long-lived space', () => {
 });
 
 describe('cluster mode: open streams', () => {
-  it('keeps a space\'s open streams across a handover: frames still flow, newcomers are told of them', async () => {
+  it("keeps a space's open streams across a handover: frames still flow, newcomers are told of them", async () => {
     const { owner, other: survivor } = ownerAndOther(await cluster(2));
     const boss = await join(survivor, 'boss');
     const bob = await join(survivor, 'bob');
@@ -221,22 +231,35 @@ describe('cluster mode: open streams', () => {
 });
 
 describe('cluster mode over HTTP', () => {
-  it('serves a space\'s HTTP endpoints on any node, from its owner', async () => {
+  it("serves a space's HTTP endpoints on any node, from its owner", async () => {
     const { owner, other } = ownerAndOther(await cluster(2));
     const boss = await join(owner, 'boss');
     const auth = { Authorization: `Bearer ${tokenOf('bob')}`, 'Content-Type': 'application/json' };
-    const posted = await fetch(other.httpUrl('/participants/bob/messages?space=s1'), { method: 'POST', headers: auth, body: JSON.stringify(chat('over http')) });
+    const posted = await fetch(other.httpUrl('/participants/bob/messages?space=s1'), {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify(chat('over http')),
+    });
     expect(posted.status).toBe(202);
     expect((await boss.next((f) => f.kind === 'chat' && f.from === 'bob')).payload.text).toBe('over http');
-    const page = (await (await fetch(other.httpUrl('/participants/bob/messages?space=s1&after=0'), { headers: auth })).json()) as { messages: { kind: string }[] };
+    const page = (await (await fetch(other.httpUrl('/participants/bob/messages?space=s1&after=0'), { headers: auth })).json()) as {
+      messages: { kind: string }[];
+    };
     expect(page.messages.some((m) => m.kind === 'chat')).toBe(true);
-    const refused = await fetch(other.httpUrl('/participants/bob/messages?space=s1'), { method: 'POST', headers: { ...auth, Authorization: 'Bearer wrong' }, body: '{}' });
+    const refused = await fetch(other.httpUrl('/participants/bob/messages?space=s1'), {
+      method: 'POST',
+      headers: { ...auth, Authorization: 'Bearer wrong' },
+      body: '{}',
+    });
     expect(refused.status).toBe(401);
     const garbled = await fetch(other.httpUrl('/api/spaces/%E0%A4%A/audit'), { headers: auth });
     expect(garbled.status).toBe(400);
     expect(((await garbled.json()) as { error: string }).error).toBe('invalid_request');
     // Config tokens are not minted; the admin token and the implicit rule supervisor's are, by the first owner, and kept in Redis.
-    expect(await readClusterTokens(redis.url, 's1')).toEqual({ participants: { rules: expect.stringMatching(/^[\w-]{43}$/) }, admin: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(await readClusterTokens(redis.url, 's1')).toEqual({
+      participants: { rules: expect.stringMatching(/^[\w-]{43}$/) },
+      admin: expect.stringMatching(/^[\w-]{43}$/),
+    });
     await expect(readClusterTokens(redis.url, 'nowhere')).rejects.toThrow(/no records of space "nowhere"/);
     // Served by the owner too; these nodes are not given anything to launch.
     const processes = await fetch(other.httpUrl('/api/spaces/s1/processes'), { headers: auth });
@@ -292,7 +315,14 @@ describe('fenced writer: a lost reply', () => {
         },
       });
       const errors: string[] = [];
-      const writer = new FencedWriter(flaky, 'w', 3, () => undefined, undefined, (e) => errors.push(e.message));
+      const writer = new FencedWriter(
+        flaky,
+        'w',
+        3,
+        () => undefined,
+        undefined,
+        (e) => errors.push(e.message),
+      );
       writer.append(clusterKeys.history('w'), 0, ['d', 'first']);
       await Promise.resolve(); // the first batch is on its way
       writer.append(clusterKeys.history('w'), 0, ['d', 'second']);
@@ -339,10 +369,15 @@ describe('cluster mode: approval rules', () => {
     for (const p of participants.splice(0)) p.disconnect();
   });
 
-  it('applies a space\'s rules from its owner, and keeps them, with their stats, across a handover', async () => {
+  it("applies a space's rules from its owner, and keeps them, with their stats, across a handover", async () => {
     const auto = spaceConfig(
       'auto',
-      { lead: ALL, agent: [{ kind: ['mcp/proposal', 'mcp/withdraw', 'mcp/response', 'chat'] }], tools: [{ kind: 'mcp/response' }], rules: [{ kind: ['mcp/request', 'mcp/reject', 'chat'] }] },
+      {
+        lead: ALL,
+        agent: [{ kind: ['mcp/proposal', 'mcp/withdraw', 'mcp/response', 'chat'] }],
+        tools: [{ kind: 'mcp/response' }],
+        rules: [{ kind: ['mcp/request', 'mcp/reject', 'chat'] }],
+      },
       { automation: { supervisor: 'rules' } },
     );
     for (const id of ['n0', 'n1']) nodes.push(await startNode(redis.url, id, [auto]));
@@ -350,7 +385,8 @@ describe('cluster mode: approval rules', () => {
     const connect = async (id: string) => {
       const participant = new MEWParticipant({ gateway: survivor.wsUrl(), space: 'auto', token: tokenOf(id), autoDiscovery: false });
       participants.push(participant);
-      if (id === 'tools') participant.tools.register({ name: 'note_down', security: { risk_level: 'moderate' }, execute: ({ text }) => `Noted: ${String(text)}` });
+      if (id === 'tools')
+        participant.tools.register({ name: 'note_down', security: { risk_level: 'moderate' }, execute: ({ text }) => `Noted: ${String(text)}` });
       await participant.connect();
       return participant;
     };
@@ -363,7 +399,10 @@ describe('cluster mode: approval rules', () => {
       examples: { match: [{ proposer: 'agent', targets: ['tools'], method: 'tools/call', tool: 'note_down', arguments: { text: 'a' } }] },
     };
     const api = (path: string, init: RequestInit = {}) =>
-      fetch(survivor.httpUrl(`/api/spaces/auto/rules${path}`), { ...init, headers: { Authorization: `Bearer ${tokenOf('lead')}`, 'Content-Type': 'application/json' } });
+      fetch(survivor.httpUrl(`/api/spaces/auto/rules${path}`), {
+        ...init,
+        headers: { Authorization: `Bearer ${tokenOf('lead')}`, 'Content-Type': 'application/json' },
+      });
     expect((await api('', { method: 'POST', body: JSON.stringify(rule) })).status).toBe(201);
     const note = (text: string) => agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'note_down', arguments: { text } } }, 10_000);
     expect(JSON.stringify(await note('first'))).toContain('Noted: first');
@@ -389,7 +428,10 @@ describe('cluster mode: approval rules', () => {
     await connect('tools');
     const agent = await connect('agent');
     const api = (space: string, init: RequestInit = {}) =>
-      fetch(survivor.httpUrl(`/api/spaces/${space}/rules`), { ...init, headers: { Authorization: `Bearer ${tokenOf('lead')}`, 'Content-Type': 'application/json' } });
+      fetch(survivor.httpUrl(`/api/spaces/${space}/rules`), {
+        ...init,
+        headers: { Authorization: `Bearer ${tokenOf('lead')}`, 'Content-Type': 'application/json' },
+      });
     const rule = { name: 'agent peeks', decision: 'approve', match: { proposer: 'agent' } };
     expect((await api('plain', { method: 'POST', body: JSON.stringify(rule) })).status).toBe(201);
     const peek = (text: string) => agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'peek', arguments: { text } } }, 10_000);

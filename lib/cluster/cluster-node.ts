@@ -10,7 +10,15 @@ import type { SpaceConfig } from '../gateway/space-config';
 import { answerClientError, decodePathSegment, sendError, sendJson } from '../gateway/http-util';
 import type { GatewayError } from '../gateway/gateway-error';
 import type { WsConnection } from '../gateway/ws-connection';
-import { createWsTransport, refusalFrame, type BindOptions, type TransportSession, type WsCredentials, type WsSpace, type WsTransport } from '../gateway/ws-transport';
+import {
+  createWsTransport,
+  refusalFrame,
+  type BindOptions,
+  type TransportSession,
+  type WsCredentials,
+  type WsSpace,
+  type WsTransport,
+} from '../gateway/ws-transport';
 import type { Envelope } from '../protocol';
 import { CLOSE_CODES, HISTORY_START_CURSOR } from '../protocol';
 import { clusterKeys } from './cluster-keys';
@@ -30,7 +38,16 @@ import {
   WRITE_RETRY_MS,
   type ClusterOptions,
 } from './cluster-options';
-import { decodeOutboxEntry, encodeInboxEntry, PACKED_FIELD, parseDeliveryHeader, unpackEntry, type InboxEntry, type OutboxControl, type OutboxDelivery } from './cluster-wire';
+import {
+  decodeOutboxEntry,
+  encodeInboxEntry,
+  PACKED_FIELD,
+  parseDeliveryHeader,
+  unpackEntry,
+  type InboxEntry,
+  type OutboxControl,
+  type OutboxDelivery,
+} from './cluster-wire';
 import { packFields } from './packed-fields';
 import { MAX_ENTRY_FIELDS, type FenceLoss, type LocalItem } from './fenced-writer';
 import { openRedis, reportCommandFailure, type RedisReportOptions } from './redis-connection';
@@ -172,7 +189,7 @@ export class ClusterNode {
   /** Listens, joins the cluster and starts competing for spaces; resolves with the bound port. */
   async listen(port: number, host: string): Promise<number> {
     await Promise.all([this.redis.connect(), this.outboxReader.connect()]);
-        const bound = await new Promise<number>((resolve, reject) => {
+    const bound = await new Promise<number>((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {
         this.server.off('error', reject);
@@ -232,7 +249,9 @@ export class ClusterNode {
       const floor = await lease.clearLost(empty);
       if (floor === 0) continue;
       const setting = empty ? START_OVER_ENV : ACCEPT_RESTORE_ENV;
-      const how = empty ? 'starts over empty (history, audit chain, tokens and grants from nothing' : 'is served from what Redis holds now (what came after that copy is gone';
+      const how = empty
+        ? 'starts over empty (history, audit chain, tokens and grants from nothing'
+        : 'is served from what Redis holds now (what came after that copy is gone';
       console.error(
         `[cluster] ${this.nodeId}: ${setting}: space ${space}, whose state Redis had lost, ${how}; fencing tokens go on from ${floor}); ` +
           `unset ${setting} now, or a later loss would be ${empty ? 'started over' : 'accepted'} silently too`,
@@ -273,7 +292,8 @@ export class ClusterNode {
    */
   private async serveSpaceHttp(space: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!this.spaces.has(space)) return sendError(res, 'unknown_space', `no space "${space}"`);
-    if (this.lostSpaces.has(space)) return sendError(res, 'space_unavailable', `space "${space}" is not served: its state is gone from the cluster's Redis (see the nodes' logs)`);
+    if (this.lostSpaces.has(space))
+      return sendError(res, 'space_unavailable', `space "${space}" is not served: its state is gone from the cluster's Redis (see the nodes' logs)`);
     const owned = this.owners.get(space);
     if (owned) {
       if (!(await owned.owner.http(req, res))) sendError(res, 'not_found', 'no such endpoint');
@@ -288,7 +308,13 @@ export class ClusterNode {
   /** Who owns each space, and this node's own share. */
   private async status() {
     const owners = await Promise.all([...this.leases.values()].map(async (lease) => [lease.space, nodeNameOf(await lease.owner())] as const));
-    return { node: this.nodeId, owned: this.ownedSpaces, connections: this.connections.size, spaces: Object.fromEntries(owners), lost: [...this.lostSpaces.keys()] };
+    return {
+      node: this.nodeId,
+      owned: this.ownedSpaces,
+      connections: this.connections.size,
+      spaces: Object.fromEntries(owners),
+      lost: [...this.lostSpaces.keys()],
+    };
   }
 
   private async heartbeat(): Promise<void> {
@@ -378,7 +404,8 @@ export class ClusterNode {
         connectionUrl: () => `${this.baseUrl.replace(/^http/, 'ws')}${GATEWAY_WS_PATH}?space=${encodeURIComponent(space)}`,
         gatewayUrl: `${this.baseUrl.replace(/^http/, 'ws')}${GATEWAY_WS_PATH}`,
         local: { key: clusterKeys.nodeOutbox(this.run), deliver: (items) => this.applyLocal(items) },
-        onLost: (why: FenceLoss) => (why === 'lost' ? this.refuseLost(space, `its fencing token went back below ${fence}, the one this node holds`) : this.lose(space)),
+        onLost: (why: FenceLoss) =>
+          why === 'lost' ? this.refuseLost(space, `its fencing token went back below ${fence}, the one this node holds`) : this.lose(space),
         launches: this.options.launches,
       });
       if (this.taking.get(space) !== fence) {
@@ -462,7 +489,16 @@ export class ClusterNode {
     const edge: EdgeConnection = { socket, coalesceMs: options.coalesceMs, space: space.id, owner: this.owners.get(space.id)?.owner };
     this.connections.set(connection, edge);
     const ref = { node: this.run, connection };
-    this.pass(edge, { ...ref, op: 'attach', token: who.token, claimedId: who.claimedId, address: who.address, routing: options.routing, after: cursorText(options.after), exclusive: options.exclusive });
+    this.pass(edge, {
+      ...ref,
+      op: 'attach',
+      token: who.token,
+      claimedId: who.claimedId,
+      address: who.address,
+      routing: options.routing,
+      after: cursorText(options.after),
+      exclusive: options.exclusive,
+    });
     return {
       receive: (data, binary) => this.pass(edge, { ...ref, op: 'frame', data, binary }),
       end: (close) => {

@@ -42,9 +42,16 @@ const api = (node: TestNode, path: string, init: { method?: string; token?: stri
 const publicKey = async (node: TestNode, query = '') => ((await (await api(node, `/api/push/public-key${query}`)).json()) as { publicKey: string }).publicKey;
 /** The VAPID public key a push was signed with (`Authorization: vapid t=JWT, k=KEY`). */
 const signedWith = (push: ReceivedRequest) => /k=([\w-]+)/.exec(String(push.headers.authorization))?.[1];
-const hookBody = async (path = '/hook') => JSON.parse((await receiver.next(path, 10_000)).body.toString()) as { event: string; proposal: { id: string }; url: string };
-const addWebhook = (node: TestNode, path: string) => api(node, '/api/spaces/notify/webhooks', { method: 'POST', token: tokenOf('lead'), body: { url: receiver.url(path), format: 'json' } });
-const proposal = (id: string) => ({ id, kind: 'mcp/proposal', to: ['tools'], payload: { method: 'tools/call', params: { name: 'read_note', arguments: { path: 'notes/a.md' } } } });
+const hookBody = async (path = '/hook') =>
+  JSON.parse((await receiver.next(path, 10_000)).body.toString()) as { event: string; proposal: { id: string }; url: string };
+const addWebhook = (node: TestNode, path: string) =>
+  api(node, '/api/spaces/notify/webhooks', { method: 'POST', token: tokenOf('lead'), body: { url: receiver.url(path), format: 'json' } });
+const proposal = (id: string) => ({
+  id,
+  kind: 'mcp/proposal',
+  to: ['tools'],
+  payload: { method: 'tools/call', params: { name: 'read_note', arguments: { path: 'notes/a.md' } } },
+});
 
 /** Two nodes, the first owning the space; resolves with the owner and the other. */
 async function twoNodes(): Promise<[TestNode, TestNode]> {
@@ -74,7 +81,11 @@ describe('cluster mode: notifications', () => {
     expect(hook.status).toBe(201);
     const hookId = ((await hook.json()) as { webhook: { id: string } }).webhook.id;
     const device = testSubscriber();
-    const subscribed = await api(other, '/api/spaces/notify/push/subscriptions', { method: 'POST', token: tokenOf('lead'), body: device.subscription(receiver.url('/push/lead')) });
+    const subscribed = await api(other, '/api/spaces/notify/push/subscriptions', {
+      method: 'POST',
+      token: tokenOf('lead'),
+      body: device.subscription(receiver.url('/push/lead')),
+    });
     expect(subscribed.status).toBe(201);
 
     // Everyone on the node that does not own the space; the tool's risk is declared as the control room discovers it.
@@ -94,9 +105,13 @@ describe('cluster mode: notifications', () => {
 
     await handOver(owner, other);
     expect(await publicKey(other)).toBe(key);
-    const listed = (await (await api(other, '/api/spaces/notify/webhooks', { token: tokenOf('lead') })).json()) as { webhooks: { id: string; last_delivery: unknown }[] };
+    const listed = (await (await api(other, '/api/spaces/notify/webhooks', { token: tokenOf('lead') })).json()) as {
+      webhooks: { id: string; last_delivery: unknown }[];
+    };
     expect(listed.webhooks).toMatchObject([{ id: hookId, last_delivery: { event: 'proposal.pending', proposal_id: 'p1', attempt: 1, status: 201 } }]);
-    const devices = (await (await api(other, '/api/spaces/notify/push/subscriptions', { token: tokenOf('lead') })).json()) as { subscriptions: { endpoint: string }[] };
+    const devices = (await (await api(other, '/api/spaces/notify/push/subscriptions', { token: tokenOf('lead') })).json()) as {
+      subscriptions: { endpoint: string }[];
+    };
     expect(devices.subscriptions.map((s) => s.endpoint)).toEqual([receiver.url('/push/lead')]);
 
     // The link the previous owner signed works once with the next one, and tells the webhook from there.

@@ -53,7 +53,10 @@ export interface ClusterOptions {
 
 /** A comma-separated list of spaces from the environment (`MEW_CLUSTER_START_OVER`, `MEW_CLUSTER_ACCEPT_RESTORE`). */
 export function spacesFromEnv(name: string, env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function defaultNodeId(): string {

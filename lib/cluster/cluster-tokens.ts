@@ -5,7 +5,11 @@ import { openRedis } from './redis-connection';
 
 /** A space's minted tokens as its owners keep them in Redis (cluster mode), for operator tools such as `npm run tokens`. */
 export async function readClusterTokens(redisUrl: string, space: string): Promise<StoredTokens> {
-  const redis = openRedis(redisUrl, { who: 'tokens', impact: "the space's tokens cannot be read until it is back" }, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const redis = openRedis(
+    redisUrl,
+    { who: 'tokens', impact: "the space's tokens cannot be read until it is back" },
+    { lazyConnect: true, maxRetriesPerRequest: 1 },
+  );
   try {
     await redis.connect();
     const records = await redis.hget(clusterKeys.meta(space), 'records');

@@ -39,8 +39,7 @@ export type InboxEntry = ConnectionRef &
 
 export type OutboxControl =
   /** The owner authenticated the connection as `participant` (its welcome follows). */
-  | { op: 'accept'; connection: string; participant: string }
-  | { op: 'close'; connection: string; code: number; reason: string };
+  { op: 'accept'; connection: string; participant: string } | { op: 'close'; connection: string; code: number; reason: string };
 
 /** One delivery read from an outbox: bytes for the listed connections, and what batching needs of them. */
 export interface OutboxDelivery {
@@ -121,7 +120,17 @@ function decodeInboxItem(f: ItemFields): InboxEntry | undefined {
     case 'frame':
       return { node, connection, op: 'frame', data: f.d ?? Buffer.alloc(0), binary: f.b !== undefined };
     case 'attach':
-      return { node, connection, op: 'attach', token: text(f.k) ?? '', claimedId: text(f.j), address: text(f.a), routing: routingModeOf(text(f.r)), after: text(f.u), exclusive: f.x !== undefined };
+      return {
+        node,
+        connection,
+        op: 'attach',
+        token: text(f.k) ?? '',
+        claimedId: text(f.j),
+        address: text(f.a),
+        routing: routingModeOf(text(f.r)),
+        after: text(f.u),
+        exclusive: f.x !== undefined,
+      };
     case 'detach':
       return { node, connection, op: 'detach', code: Number(text(f.cc) ?? 1006), reason: text(f.cr) ?? '' };
     default:

@@ -88,7 +88,8 @@ async function setUp(): Promise<Cluster> {
       }),
     );
   }
-  if (!(await waitUntil(async () => (await ownerName(nodes)) === 'n0', TAKEOVER_BOUND_MS))) throw new Error(`n0 does not own ${SPACE} (owner: ${await ownerName(nodes)})`);
+  if (!(await waitUntil(async () => (await ownerName(nodes)) === 'n0', TAKEOVER_BOUND_MS)))
+    throw new Error(`n0 does not own ${SPACE} (owner: ${await ownerName(nodes)})`);
   clients = new SdkClients(SPACE, (id) => nodes[nodeIndexOf(id)].wsUrl);
   const chat = new ChatLoad(clients, CHAT);
   await chat.connect();
@@ -127,10 +128,14 @@ describe('exactly once across a crash (cluster: two nodes and Redis)', () => {
       }
       const killedAt = Date.now();
       await owner.kill9();
-      const tookOver = await waitUntil(async () => {
-        const now = await ownerName(cluster.nodes);
-        return now !== undefined && now !== owner.name;
-      }, budget.bound(TAKEOVER_BOUND_MS), 50);
+      const tookOver = await waitUntil(
+        async () => {
+          const now = await ownerName(cluster.nodes);
+          return now !== undefined && now !== owner.name;
+        },
+        budget.bound(TAKEOVER_BOUND_MS),
+        50,
+      );
       const backMs = Date.now() - killedAt;
       await owner.launch(); // the same port and data dir: its clients reconnect to it
       if (isAway) {

@@ -23,7 +23,10 @@ function connect() {
 connect();
 `;
 
-const config = { space: { id: 'crew' }, participants: { human: { tokens: [tokenOf('human')], capabilities: [{ kind: '*' }] }, coder: scriptParticipant(REJOINER) } };
+const config = {
+  space: { id: 'crew' },
+  participants: { human: { tokens: [tokenOf('human')], capabilities: [{ kind: '*' }] }, coder: scriptParticipant(REJOINER) },
+};
 
 let redis: TestRedis;
 let nodes: NodeProcess[] = [];
@@ -56,7 +59,10 @@ async function processesVia(node: NodeProcess): Promise<ProcessReport[]> {
 
 /** The pid in the coder's next hello that is not one of `earlier`. */
 async function helloPid(human: TestClient, earlier: number[] = []): Promise<number> {
-  const hello = await human.next((f) => f.kind === 'chat' && f.from === 'coder' && !earlier.includes(Number(f.payload.text.split(' ').at(-1))), TAKEOVER_LIMIT_MS);
+  const hello = await human.next(
+    (f) => f.kind === 'chat' && f.from === 'coder' && !earlier.includes(Number(f.payload.text.split(' ').at(-1))),
+    TAKEOVER_LIMIT_MS,
+  );
   return Number(hello.payload.text.split(' ').at(-1));
 }
 

@@ -28,7 +28,13 @@ export class OwnerLaunches {
     gatewayUrl: string,
     options: OwnerLaunchOptions,
   ) {
-    this.launcher = new SpaceLauncher({ gatewayUrl, port: Number(new URL(gatewayUrl).port), dataDir: options.dataDir, endWithServer: true, onChange: reportCrash });
+    this.launcher = new SpaceLauncher({
+      gatewayUrl,
+      port: Number(new URL(gatewayUrl).port),
+      dataDir: options.dataDir,
+      endWithServer: true,
+      onChange: reportCrash,
+    });
     const lines: string[] = [];
     this.observers = startSpaceProcesses({ ...options, config, space, launcher: this.launcher, gatewayUrl, print: (line) => lines.push(line) });
     if (lines.length > 0) console.log([`[cluster] ${config.id}: owned here now, its processes run here`, ...lines].join('\n'));

@@ -54,7 +54,12 @@ const reporters = new WeakMap<Redis, ConnectionReporter>();
 /** Gives an existing connection the error listener `openRedis` gives (for connections made elsewhere). */
 export function watchRedis(redis: Redis, url: string, role: RedisRole, report: RedisReportOptions = {}): void {
   if (reporters.has(redis)) return;
-  const reporter = new ConnectionReporter(maskRedisUrl(url), role, report.intervalMs ?? REDIS_REPORT_INTERVAL_MS, report.log ?? ((line) => console.error(line)));
+  const reporter = new ConnectionReporter(
+    maskRedisUrl(url),
+    role,
+    report.intervalMs ?? REDIS_REPORT_INTERVAL_MS,
+    report.log ?? ((line) => console.error(line)),
+  );
   reporters.set(redis, reporter);
   redis.on('error', (error: Error) => reporter.failed(error));
   redis.on('ready', () => reporter.ready());
@@ -114,7 +119,9 @@ class ConnectionReporter {
     const outage = this.outage;
     if (!outage) return;
     this.outage = undefined;
-    this.log(`[cluster] ${this.role.who}: Redis at ${this.url} is reachable again after ${seconds(Date.now() - outage.since)} (${outage.failures} failed attempt${outage.failures === 1 ? '' : 's'})`);
+    this.log(
+      `[cluster] ${this.role.who}: Redis at ${this.url} is reachable again after ${seconds(Date.now() - outage.since)} (${outage.failures} failed attempt${outage.failures === 1 ? '' : 's'})`,
+    );
   }
 
   commandFailed(what: string, error: Error): void {

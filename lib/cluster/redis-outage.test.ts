@@ -18,7 +18,12 @@ const SEND_EVERY_MS = 20;
 /** Load before and after the freeze. */
 const STEADY_MS = 2_000;
 const ALL = [{ kind: '*' }];
-const config = () => spaceConfig('s1', { boss: ALL, alice: [{ kind: 'chat' }], bob: [{ kind: 'chat' }], carol: [{ kind: 'chat' }] }, { limits: { rate_per_second: 10_000, rate_burst: 10_000 } });
+const config = () =>
+  spaceConfig(
+    's1',
+    { boss: ALL, alice: [{ kind: 'chat' }], bob: [{ kind: 'chat' }], carol: [{ kind: 'chat' }] },
+    { limits: { rate_per_second: 10_000, rate_burst: 10_000 } },
+  );
 
 let redis: TestRedis;
 const nodes: TestNode[] = [];
@@ -88,11 +93,15 @@ describe('a Redis outage, as the logs tell it', () => {
     const haltedAt = Date.now();
     await redis.halt({ keepData: true }); // back with its data: this test is about the logs, not about losing state
     // Every connection reports the outage, and the first repeat (after the interval) counts what it held back.
-    await expect.poll(() => connections.filter((who) => linesWith(who).some((l) => l.includes('is unreachable'))).length, { timeout: RECONNECT_LIMIT_MS }).toBe(3);
+    await expect
+      .poll(() => connections.filter((who) => linesWith(who).some((l) => l.includes('is unreachable'))).length, { timeout: RECONNECT_LIMIT_MS })
+      .toBe(3);
     await expect.poll(() => linesWith('more failed attempt').length, { timeout: RECONNECT_LIMIT_MS }).toBeGreaterThan(0);
     await redis.restart();
     // The node's own two connections come back; the owner's may be closed first, when the outage outlasted its lease.
-    await expect.poll(() => connections.slice(0, 2).filter((who) => linesWith(who).some((l) => l.includes('is reachable again'))).length, { timeout: RECONNECT_LIMIT_MS }).toBe(2);
+    await expect
+      .poll(() => connections.slice(0, 2).filter((who) => linesWith(who).some((l) => l.includes('is reachable again'))).length, { timeout: RECONNECT_LIMIT_MS })
+      .toBe(2);
     const outageMs = Date.now() - haltedAt;
 
     expect(linesWith('[ioredis]')).toEqual([]);
@@ -112,7 +121,9 @@ describe('a Redis outage, as the logs tell it', () => {
     const failures = back.reduce((sum, line) => sum + Number(/\((\d+) failed attempts?\)/.exec(line)![1]), 0);
     const backOutageLines = outageLines.filter((line) => back.some((b) => b.startsWith(line.slice(0, line.indexOf(' Redis at')))));
     expect(backOutageLines.length).toBeLessThan(failures);
-    console.log(`outage of ${outageMs} ms: ${failures} failed connection attempts over the connections that came back, ${outageLines.length} outage lines, ${printed.length} lines in all`);
+    console.log(
+      `outage of ${outageMs} ms: ${failures} failed connection attempts over the connections that came back, ${outageLines.length} outage lines, ${printed.length} lines in all`,
+    );
     // Nothing else was printed: no failed command is reported while its connection's outage is (the lease's loss may be).
     expect(printed.filter((line) => !outageLines.includes(line) && !line.includes('is reachable again') && !line.includes('no longer owns'))).toEqual([]);
   }, 60_000);
@@ -202,7 +213,9 @@ describe('Redis emptied under a running cluster', () => {
       const back = await join(c, 'carol', 'after=0');
       await back.next((f) => f.kind === 'chat' && f.payload.text === 'before', 5_000);
       // The sockets closed while the space was lost are gone from its restored presence too: only carol's is left.
-      await expect.poll(async () => (await r.hvals(clusterKeys.presence('s1'))).map((v) => (JSON.parse(v) as { p: string }).p), { timeout: DETECT_LIMIT_MS }).toEqual(['carol']);
+      await expect
+        .poll(async () => (await r.hvals(clusterKeys.presence('s1'))).map((v) => (JSON.parse(v) as { p: string }).p), { timeout: DETECT_LIMIT_MS })
+        .toEqual(['carol']);
     } finally {
       r.disconnect();
     }
@@ -235,7 +248,9 @@ describe('Redis emptied under a running cluster', () => {
       await r.xadd(clusterKeys.history('s1'), '*', 's', '1', 'd', JSON.stringify(chat('orphan')), 't', '0');
       const b = await node('b');
       expect(b.node.ownedSpaces).toEqual([]);
-      expect(linesWith('[cluster] b: the state of space s1 is gone from Redis (its history stream holds envelopes, but the epoch that numbers them is gone')).toHaveLength(1);
+      expect(
+        linesWith('[cluster] b: the state of space s1 is gone from Redis (its history stream holds envelopes, but the epoch that numbers them is gone'),
+      ).toHaveLength(1);
     } finally {
       r.disconnect();
     }
@@ -360,21 +375,38 @@ describe('sends around a Redis freeze (SIGSTOP)', () => {
       // Both senders' envelopes flow again, for as long as the load ran before the freeze.
       const goal = (t: Tally) => t.sent.size + STEADY_MS / SEND_EVERY_MS;
       const goals = [goal(alice), goal(bob)];
-      await until(() => alice.echoed.size >= goals[0] && bob.echoed.size >= goals[1], 30_000, 'load flowing again after the freeze', () => `echoed ${alice.echoed.size}/${goals[0]}, ${bob.echoed.size}/${goals[1]}`);
+      await until(
+        () => alice.echoed.size >= goals[0] && bob.echoed.size >= goals[1],
+        30_000,
+        'load flowing again after the freeze',
+        () => `echoed ${alice.echoed.size}/${goals[0]}, ${bob.echoed.size}/${goals[1]}`,
+      );
     } finally {
       clearInterval(load);
     }
     // Everything acknowledged reaches the other side (a liveness bound, not a timing)...
     const missing = () => [...[...alice.echoed].filter((id) => !bob.received.has(id)), ...[...bob.echoed].filter((id) => !alice.received.has(id))];
-    await until(() => missing().length === 0, 30_000, 'every echoed envelope delivered', () => `${missing().length} missing`);
+    await until(
+      () => missing().length === 0,
+      30_000,
+      'every echoed envelope delivered',
+      () => `${missing().length} missing`,
+    );
     // ...and, with the SDK sending again what a dropped connection left unacknowledged, everything sent is (reported,
     // not asserted: that is the SDK's promise, not the cluster's).
     const unechoed = () => [...alice.sent, ...bob.sent].filter((id) => !alice.echoed.has(id) && !bob.echoed.has(id));
-    await until(() => unechoed().length === 0, 30_000, 'every send acknowledged', () => `${unechoed().length} never echoed`).catch((error: Error) => console.log(error.message));
+    await until(
+      () => unechoed().length === 0,
+      30_000,
+      'every send acknowledged',
+      () => `${unechoed().length} never echoed`,
+    ).catch((error: Error) => console.log(error.message));
     const report = (who: string, t: Tally, other: Tally) =>
       `${who}: sent ${t.sent.size}, echoed ${t.echoed.size}, delivered to the other ${[...t.echoed].filter((id) => other.received.has(id)).length} ` +
       `(+${[...other.received].filter((id) => t.sent.has(id) && !t.echoed.has(id)).length} never echoed to the sender), duplicates at the other ${other.duplicates}, its own drops ${t.drops}`;
-    console.log(`Redis frozen ${FREEZE_MS} ms under 2 × ${1000 / SEND_EVERY_MS} msg/s:\n  ${report('alice (owner node)', alice, bob)}\n  ${report('bob (other node)', bob, alice)}`);
+    console.log(
+      `Redis frozen ${FREEZE_MS} ms under 2 × ${1000 / SEND_EVERY_MS} msg/s:\n  ${report('alice (owner node)', alice, bob)}\n  ${report('bob (other node)', bob, alice)}`,
+    );
     expect(missing()).toEqual([]);
   }, 90_000);
 });

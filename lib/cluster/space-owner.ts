@@ -107,7 +107,12 @@ export class SpaceOwner {
     this.http = createHttpApi(gateway, [
       createAuditRoute(gateway, auditLog),
       createBudgetRoute(gateway),
-      createRulesRoute(gateway, () => rules, audit, () => this.supervision?.reload()),
+      createRulesRoute(
+        gateway,
+        () => rules,
+        audit,
+        () => this.supervision?.reload(),
+      ),
       createProcessRoute(gateway, audit, () => this.launches?.launcher),
       ...notifications.routes,
     ]);
@@ -131,7 +136,8 @@ export class SpaceOwner {
     const newest = await redis.xrevrange(clusterKeys.history(config.id), '+', '-', 'COUNT', limits.historySize);
     // The audit stream is never trimmed, so its length is the number of events its owners wrote.
     const audited = await redis.xlen(clusterKeys.audit(config.id));
-    if (newest.length > 0 && !meta.epoch) throw new SpaceStateLostError(config.id, 'its history stream holds envelopes, but the epoch that numbers them is gone');
+    if (newest.length > 0 && !meta.epoch)
+      throw new SpaceStateLostError(config.id, 'its history stream holds envelopes, but the epoch that numbers them is gone');
     const written = Number(meta[AUDIT_COUNT_FIELD] ?? 0);
     if (audited < written) throw new SpaceStateLostError(config.id, `its audit stream holds ${audited} of the ${written} events written`);
     const entries = newest.reverse().flatMap(([, fields]) => historyEntryOf(fields) ?? []);
@@ -168,7 +174,16 @@ export class SpaceOwner {
         replicate: (streams) => writer.set(metaKey, 'streams', JSON.stringify(streams)),
       }),
     });
-    const notifications = await startOwnerNotifications({ redis, writer, gateway, database, audit, space: config.id, fence: options.fence, gatewayUrl: options.gatewayUrl });
+    const notifications = await startOwnerNotifications({
+      redis,
+      writer,
+      gateway,
+      database,
+      audit,
+      space: config.id,
+      fence: options.fence,
+      gatewayUrl: options.gatewayUrl,
+    });
     owner = new SpaceOwner(options, gateway, gateway.spaces.get(config.id)!, writer, database, auditLog, rules, audit, notifications, meta.inpos ?? '0-0');
     await owner.resume();
     void owner.readInbox();
@@ -260,7 +275,15 @@ export class SpaceOwner {
     while (!this.stopped) {
       let reply: [Buffer, [Buffer, Buffer[]][]][] | null;
       try {
-        reply = (await this.options.blocking.xreadBuffer('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.inboxKey, this.inboxPosition)) as typeof reply;
+        reply = (await this.options.blocking.xreadBuffer(
+          'COUNT',
+          READ_COUNT,
+          'BLOCK',
+          READ_BLOCK_MS,
+          'STREAMS',
+          this.inboxKey,
+          this.inboxPosition,
+        )) as typeof reply;
       } catch (error) {
         if (this.stopped) return;
         reportCommandFailure(this.options.blocking, `reading the inbox of ${this.space.id} failed, retrying`, error as Error);

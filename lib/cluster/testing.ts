@@ -100,7 +100,15 @@ export async function startNode(
   limits?: Partial<GatewayLimits>,
   options: Pick<ClusterNodeOptions, 'redisReport' | 'startOver' | 'acceptRestore'> = {},
 ): Promise<TestNode> {
-  const node = new ClusterNode({ redisUrl, nodeId, limits, spaces: configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`)), startOver: [], acceptRestore: [], ...options });
+  const node = new ClusterNode({
+    redisUrl,
+    nodeId,
+    limits,
+    spaces: configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`)),
+    startOver: [],
+    acceptRestore: [],
+    ...options,
+  });
   const port = await node.listen(0, '127.0.0.1');
   return { node, ...urls(port) };
 }

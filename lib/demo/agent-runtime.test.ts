@@ -15,9 +15,7 @@ describe('AgentRuntime', () => {
 
   it('warns at 90% of its window and compacts by itself when the window is full', async () => {
     const statuses = collect(human, (e) => e.kind === 'participant/status' && e.from === 'auditor');
-    const runtime = space.track(
-      new AgentRuntime({ ...space.agentOptions('auditor'), maxTokens: 100, baseline: 'baseline', answerChat: () => 'hi' }),
-    );
+    const runtime = space.track(new AgentRuntime({ ...space.agentOptions('auditor'), maxTokens: 100, baseline: 'baseline', answerChat: () => 'hi' }));
     await runtime.connect();
     const tenTokens = 'x'.repeat(40);
     for (let i = 0; i < 8; i++) runtime.remember('thought', tenTokens); // 2 + 80 tokens: below 90%

@@ -34,7 +34,10 @@ describe('auditor agent', () => {
     expect(fromAuditor.some((e) => e.kind === 'participant/status' && e.payload.max_tokens === 4000)).toBe(true);
 
     // A newer note gets its own comment; an unchanged one none.
-    await human.mcpRequest('files', { method: 'tools/call', params: { name: 'write_file', arguments: { path: 'notes/later.md', content: '# Later\n\nJust a few words here.\n' } } });
+    await human.mcpRequest('files', {
+      method: 'tools/call',
+      params: { name: 'write_file', arguments: { path: 'notes/later.md', content: '# Later\n\nJust a few words here.\n' } },
+    });
     await expect.poll(() => comments().join('|')).toContain('Audit of notes/later.md: 7 words, no action items yet.');
     expect(comments().filter((text) => text.includes('kickoff'))).toHaveLength(1);
   });

@@ -77,7 +77,10 @@ export async function startAuditorAgent(options: DemoAgentOptions): Promise<Agen
     const listing = await call('list_directory', NOTES_DIRECTORY);
     const names = listing.split('\n').flatMap((line) => /^\[FILE\] (.+\.md)$/.exec(line)?.[1] ?? []);
     const notes = await Promise.all(
-      names.map(async (name) => ({ name, modified: Date.parse(/^modified: (.+)$/m.exec(await call('get_file_info', `${NOTES_DIRECTORY}/${name}`))?.[1] ?? '') || 0 })),
+      names.map(async (name) => ({
+        name,
+        modified: Date.parse(/^modified: (.+)$/m.exec(await call('get_file_info', `${NOTES_DIRECTORY}/${name}`))?.[1] ?? '') || 0,
+      })),
     );
     return notes.sort((a, b) => b.modified - a.modified || b.name.localeCompare(a.name))[0];
   }

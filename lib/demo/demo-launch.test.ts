@@ -34,7 +34,9 @@ describe('the demo space under the server’s launcher', () => {
   const present = () => human.participants.map((p) => p.id).sort();
   const status = (id: string) => launcher.status(DEMO_SPACE, id)!;
 
-  it('runs each participant as a child process, restarts crashes and restart requests, and stopAll() ends them all', { timeout: 4 * CHILD_TIMEOUT_MS }, async () => {
+  it('runs each participant as a child process, restarts crashes and restart requests, and stopAll() ends them all', {
+    timeout: 4 * CHILD_TIMEOUT_MS,
+  }, async () => {
     const specs = demoLaunchSpecs({ space: DEMO_SPACE, dataDir: space.dataDir, paceMs: 200 });
     expect(specs.map((s) => s.participantId)).toEqual(['files', 'scribe', 'auditor']); // not the human
     for (const { participantId, spec } of specs) launcher.add(DEMO_SPACE, participantId, spec, space.tokens[participantId]);

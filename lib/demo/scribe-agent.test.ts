@@ -67,15 +67,22 @@ describe('scribe agent', () => {
     const [first, second] = ofKind('reasoning/start');
     expect(second.correlation_id).toEqual([first.id]);
     expect(ofKind('reasoning/thought').filter((e) => e.context === first.id)).toHaveLength(3);
-    await expect.poll(() => ofKind('reasoning/conclusion').find((e) => e.context === first.id)?.payload).toMatchObject({
-      message: expect.stringMatching(/^Wrote notes\/.*-standup\.md \(\d+ bytes\)\.$/),
-    });
+    await expect
+      .poll(() => ofKind('reasoning/conclusion').find((e) => e.context === first.id)?.payload)
+      .toMatchObject({
+        message: expect.stringMatching(/^Wrote notes\/.*-standup\.md \(\d+ bytes\)\.$/),
+      });
     // Thoughts are mirrored into a stream the scribe asked for.
     expect(fromScribe.some((e) => e.kind === 'stream/request' && e.correlation_id?.[0] === first.id)).toBe(true);
 
     await expect.poll(() => existsSync(sandboxFile(path)) && readFileSync(sandboxFile(path), 'utf8').includes('## Action items')).toBe(true);
     const status = ofKind('participant/status').at(-1)!.payload as Record<string, unknown>;
-    expect(status).toMatchObject({ max_tokens: SCRIBE_MAX_TOKENS, tokens: expect.any(Number), messages_in_context: expect.any(Number), latency_ms: expect.any(Number) });
+    expect(status).toMatchObject({
+      max_tokens: SCRIBE_MAX_TOKENS,
+      tokens: expect.any(Number),
+      messages_in_context: expect.any(Number),
+      latency_ms: expect.any(Number),
+    });
     expect(status.tokens).toBeGreaterThan(100);
   });
 
@@ -113,12 +120,18 @@ describe('scribe agent', () => {
     await startScribe();
     const ask = human.chat.send('Could you take notes on the budget review?', 'scribe');
     await expect.poll(() => ofKind('chat/acknowledge').find((e) => e.correlation_id?.includes(ask.id))).toBeDefined();
-    await expect.poll(() => ofKind('chat').find((e) => e.correlation_id?.includes(ask.id))?.payload).toMatchObject({
-      text: expect.stringContaining('"Budget review"'),
-    });
+    await expect
+      .poll(() => ofKind('chat').find((e) => e.correlation_id?.includes(ask.id))?.payload)
+      .toMatchObject({
+        text: expect.stringContaining('"Budget review"'),
+      });
     await expect.poll(() => ofKind('reasoning/start').find((e) => e.correlation_id?.includes(ask.id))).toBeDefined();
     await expect
-      .poll(() => ofKind('mcp/proposal').map((p) => JSON.stringify(p.payload)).join())
+      .poll(() =>
+        ofKind('mcp/proposal')
+          .map((p) => JSON.stringify(p.payload))
+          .join(),
+      )
       .toContain(`notes/${today()}-budget-review.md`);
   });
 

@@ -1,21 +1,8 @@
 import type { Envelope } from '../protocol';
 import type { ReasoningHandle } from '../sdk/reasoning-session';
-import {
-  GatewayRefusalError,
-  McpError,
-  ParticipantPausedError,
-  ProposalRejectedError,
-  RequestTimeoutError,
-} from '../sdk/sdk-errors';
+import { GatewayRefusalError, McpError, ParticipantPausedError, ProposalRejectedError, RequestTimeoutError } from '../sdk/sdk-errors';
 import { AgentRuntime, type DemoAgentOptions } from './agent-runtime';
-import {
-  DEFAULT_PACE_MS,
-  FILES_PARTICIPANT_ID,
-  NOTES_DIRECTORY,
-  SCRIBE_MAX_TOKENS,
-  SCRIBE_PROPOSAL_TIMEOUT_MS,
-  THOUGHT_GAP_PACE_RATIO,
-} from './demo-defaults';
+import { DEFAULT_PACE_MS, FILES_PARTICIPANT_ID, NOTES_DIRECTORY, SCRIBE_MAX_TOKENS, SCRIBE_PROPOSAL_TIMEOUT_MS, THOUGHT_GAP_PACE_RATIO } from './demo-defaults';
 import { ScribeNotebook, type ScribeTask, type TaskOutcome } from './scribe-notebook';
 import { toolError } from './tool-result';
 
@@ -105,9 +92,7 @@ export async function startScribeAgent(options: ScribeOptions): Promise<AgentRun
   async function explainRejection(task: ScribeTask, rejection: NonNullable<Settled['rejection']>): Promise<void> {
     const { title } = notebook.next(new Date());
     const text = `${task.why} Understood, I'll leave it. Next I'll try something else: ${title.charAt(0).toLowerCase()}${title.slice(1)}.`;
-    const sent = await runtime.act(() =>
-      participant.chat.send(text, rejection.by, rejection.envelopeId ? { correlationId: [rejection.envelopeId] } : {}),
-    );
+    const sent = await runtime.act(() => participant.chat.send(text, rejection.by, rejection.envelopeId ? { correlationId: [rejection.envelopeId] } : {}));
     if (sent) runtime.remember('chat', `me: ${text}`);
   }
 

@@ -39,7 +39,7 @@ describe('ScribeNotebook', () => {
 
   it('moves on after rejections and does not ask again for what was declined', () => {
     const notebook = new ScribeNotebook();
-    const steps = play(notebook, 9, (task) => (task.kind === 'draft' && task.topic.slug === 'standup') || task.kind !== 'draft' ? 'rejected' : 'done');
+    const steps = play(notebook, 9, (task) => ((task.kind === 'draft' && task.topic.slug === 'standup') || task.kind !== 'draft' ? 'rejected' : 'done'));
     expect(steps.slice(0, 4)).toEqual([
       'draft notes/2026-03-04-standup.md',
       'draft notes/2026-03-04-design-review.md',

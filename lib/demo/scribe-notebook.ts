@@ -231,9 +231,18 @@ function draftContent(topic: MeetingTopic, now: Date): string {
 /** A topic for notes someone asked for in chat: "notes on the budget" → "budget". */
 function requestedTopic(subject: string): MeetingTopic {
   const about = /\b(?:on|about|for)\s+(?:the\s+)?(.+)$/i.exec(subject.trim())?.[1] ?? subject;
-  const words = about.replace(/[^\p{L}\p{N} -]/gu, '').trim().slice(0, 60);
+  const words = about
+    .replace(/[^\p{L}\p{N} -]/gu, '')
+    .trim()
+    .slice(0, 60);
   const title = words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Ad-hoc meeting';
-  const slug = title.toLowerCase().replace(/\s+/g, '-').replace(/[^a-z0-9-]/g, '').replace(/-+/g, '-').replace(/^-|-$/g, '') || 'ad-hoc';
+  const slug =
+    title
+      .toLowerCase()
+      .replace(/\s+/g, '-')
+      .replace(/[^a-z0-9-]/g, '')
+      .replace(/-+/g, '-')
+      .replace(/^-|-$/g, '') || 'ad-hoc';
   return {
     slug,
     title,

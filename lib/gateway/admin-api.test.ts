@@ -68,7 +68,12 @@ describe('admin API', () => {
 
   it('asks which space when the gateway serves several and none is named', async () => {
     const several = await startGatewayWith({ configs: [config, spaceConfig('other', { x: ['chat'] }, { admin: { tokens: [ADMIN] } })] });
-    const post = (path: string) => fetch(several.httpUrl(path), { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' }, body: '{"add":["chat"]}' });
+    const post = (path: string) =>
+      fetch(several.httpUrl(path), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
+        body: '{"add":["chat"]}',
+      });
     const ambiguous = await post('/admin/participants/agent/capabilities');
     expect([ambiguous.status, (await ambiguous.json()).message]).toEqual([400, expect.stringMatching(/serves 2 spaces: name one with \?space=/)]);
     expect((await post('/admin/participants/x/capabilities?space=other')).status).toBe(200);

@@ -66,7 +66,8 @@ function changeCapabilities(space: Space, participant: Participant, body: unknow
     revokeCapabilities(space, AUDIT_ACTOR_ADMIN, participant, { patterns: remove }, reason, envelope);
   }
   if (add.length > 0) {
-    const envelope = space.emit('capability/grant', { recipient: participant.id, capabilities: add, reason }, { broadcastTo: [participant.id] }).envelope as Envelope;
+    const envelope = space.emit('capability/grant', { recipient: participant.id, capabilities: add, reason }, { broadcastTo: [participant.id] })
+      .envelope as Envelope;
     grantCapabilities(space, AUDIT_ACTOR_ADMIN, participant, add, reason, envelope);
   }
   // The whole change in one record as well (the grant and revoke above have their own): durable before the answer.
@@ -110,7 +111,15 @@ function describeParticipants(space: Space) {
     capabilities: p.capabilities,
     grants: state.grants
       .filter((g) => g.recipient === p.id)
-      .map((g) => ({ id: g.id, capabilities: g.capabilities, granted_by: g.grantedBy, reason: g.reason ?? null, ts: g.ts, expires_at: g.expiresAt ?? null, revoked: g.revoked ?? null })),
+      .map((g) => ({
+        id: g.id,
+        capabilities: g.capabilities,
+        granted_by: g.grantedBy,
+        reason: g.reason ?? null,
+        ts: g.ts,
+        expires_at: g.expiresAt ?? null,
+        revoked: g.revoked ?? null,
+      })),
     revocations: state.revocations.filter((r) => r.recipient === p.id),
   }));
 }

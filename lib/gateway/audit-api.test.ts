@@ -49,7 +49,13 @@ describe('audit log', () => {
     await agent.kind('system/error');
     agent.send({ id: 'prop-1', kind: 'mcp/proposal', to: ['tool'], payload: { method: 'tools/call', params: { name: 'write_file' } } });
     await lead.next((f) => f.id === 'prop-1');
-    lead.send({ id: 'ful-1', kind: 'mcp/request', to: ['tool'], correlation_id: ['prop-1'], payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'write_file' } } });
+    lead.send({
+      id: 'ful-1',
+      kind: 'mcp/request',
+      to: ['tool'],
+      correlation_id: ['prop-1'],
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'write_file' } },
+    });
     agent.send({ id: 'prop-2', kind: 'mcp/proposal', to: ['tool'], payload: { method: 'tools/call', params: { name: 'delete_file' } } });
     await lead.next((f) => f.id === 'prop-2');
     lead.send({ id: 'rej-1', kind: 'mcp/reject', to: ['agent'], correlation_id: ['prop-2'], payload: { reason: 'unsafe' } });
@@ -90,7 +96,10 @@ describe('audit log', () => {
   it('exports JSONL and CSV, and lets operators but not others read it', async () => {
     const jsonl = await get('?format=jsonl', ADMIN, '/api/spaces/aud/audit/export');
     expect(jsonl.headers.get('content-type')).toMatch(/ndjson/);
-    const lines = (await jsonl.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await jsonl.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'PARTICIPANT_JOINED', space: 'aud' });
     const csv = await get('?format=csv', tokenOf('lead'), '/api/spaces/aud/audit/export');
     expect(csv.status).toBe(200);
@@ -125,7 +134,13 @@ describe('audit log', () => {
     await lead.next((f) => f.id === 'p-approved');
     lead.send({ id: 'r-approved', kind: 'mcp/request', to: ['tool'], correlation_id: ['p-approved'], payload: { jsonrpc: '2.0', id: 7, ...call } });
     await tool.next((f) => f.id === 'r-approved');
-    tool.send({ id: 'answer', kind: 'mcp/response', to: ['lead'], correlation_id: ['r-approved'], payload: { jsonrpc: '2.0', id: 7, error: { code: -32000, message: 'disk full' } } });
+    tool.send({
+      id: 'answer',
+      kind: 'mcp/response',
+      to: ['lead'],
+      correlation_id: ['r-approved'],
+      payload: { jsonrpc: '2.0', id: 7, error: { code: -32000, message: 'disk full' } },
+    });
     agent.send({ id: 'p-rejected', kind: 'mcp/proposal', to: ['tool'], payload: call });
     await lead.next((f) => f.id === 'p-rejected');
     lead.send({ id: 'no', kind: 'mcp/reject', to: ['agent'], correlation_id: ['p-rejected'], payload: { reason: 'unsafe' } });

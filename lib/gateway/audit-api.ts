@@ -35,7 +35,10 @@ export function createAuditRoute(gateway: Gateway, log: AuditLog) {
     const q = url.searchParams;
     const filter: AuditQuery = {
       space: space.id,
-      type: q.getAll('type').flatMap((t) => t.split(',')).filter(Boolean),
+      type: q
+        .getAll('type')
+        .flatMap((t) => t.split(','))
+        .filter(Boolean),
       participant: q.get('participant') || undefined,
       actor: q.get('actor') || undefined,
       trace: q.get('trace') || undefined,

@@ -24,7 +24,10 @@ describe('audit durability', () => {
       config,
       JSON.stringify({
         space: { id: 'durable' },
-        participants: { human: { tokens: [tokenOf('human')], capabilities: [{ kind: '*' }] }, bob: { tokens: [tokenOf('bob')], capabilities: [{ kind: 'chat' }] } },
+        participants: {
+          human: { tokens: [tokenOf('human')], capabilities: [{ kind: '*' }] },
+          bob: { tokens: [tokenOf('bob')], capabilities: [{ kind: 'chat' }] },
+        },
       }),
     );
     const port = await freePort();
@@ -42,7 +45,11 @@ describe('audit durability', () => {
       await human.opened;
       await human.kind('system/welcome');
       for (let i = 0; i < GRANTS; i++) {
-        human.send({ id: `grant-${i}`, kind: 'capability/grant', payload: { recipient: 'bob', capabilities: [{ kind: 'mcp/request', payload: { method: `tools/${i}` } }] } });
+        human.send({
+          id: `grant-${i}`,
+          kind: 'capability/grant',
+          payload: { recipient: 'bob', capabilities: [{ kind: 'mcp/request', payload: { method: `tools/${i}` } }] },
+        });
       }
       // The sender's copy of each grant is its acknowledgement: the grant is in effect.
       for (let i = 0; i < GRANTS; i++) await human.next((f) => f.id === `grant-${i}`, 10_000);

@@ -12,7 +12,10 @@ const base = spaceConfig(
   { admin: { tokens: [ADMIN] } },
 );
 /** The agent's config gives it a price and a token budget; operators change it at run time. */
-const config = { ...base, participants: { ...base.participants, agent: { ...base.participants.agent, budget: { tokens: 50_000, price_per_1k_tokens_usd: 0.01 } } } };
+const config = {
+  ...base,
+  participants: { ...base.participants, agent: { ...base.participants.agent, budget: { tokens: 50_000, price_per_1k_tokens_usd: 0.01 } } },
+};
 
 describe('budgets API', () => {
   const open: TestGateway[] = [];
@@ -48,7 +51,14 @@ describe('budgets API', () => {
 
     const byLead = await put(gw, tokenOf('lead'), { tokens: 10_000, usd: 2 });
     expect(byLead.status).toBe(200);
-    expect((await byLead.json()).budget).toMatchObject({ participant: 'agent', tokens: 10_000, usd: 2, price_per_1k_tokens_usd: 0.01, set_by: 'lead', source: 'runtime' });
+    expect((await byLead.json()).budget).toMatchObject({
+      participant: 'agent',
+      tokens: 10_000,
+      usd: 2,
+      price_per_1k_tokens_usd: 0.01,
+      set_by: 'lead',
+      source: 'runtime',
+    });
     expect((await put(gw, ADMIN, { usd: 1 })).status).toBe(200);
 
     const agent = await joinAs(gw, tokenOf('agent'), 'space=money');
@@ -59,7 +69,15 @@ describe('budgets API', () => {
 
     const again = await start(dataDir);
     const [budget] = (await (await call(again, '', ADMIN)).json()).budgets;
-    expect(budget).toMatchObject({ participant: 'agent', usd: 1, price_per_1k_tokens_usd: 0.01, set_by: 'admin', source: 'runtime', state: 'exceeded', spent_tokens: 0 });
+    expect(budget).toMatchObject({
+      participant: 'agent',
+      usd: 1,
+      price_per_1k_tokens_usd: 0.01,
+      set_by: 'admin',
+      source: 'runtime',
+      state: 'exceeded',
+      spent_tokens: 0,
+    });
     expect(budget.exceeded_at).toEqual(expect.any(String));
     // Still paused, and its next statuses over the budget do not pause it again.
     const rejoined = await joinAs(again, tokenOf('agent'), 'space=money');
@@ -99,6 +117,8 @@ describe('budgets API', () => {
 
   it('refuses a bad budget in the config, naming where it is', () => {
     const bad = { ...base, participants: { ...base.participants, agent: { ...base.participants.agent, budget: { tokens: 0 } } } };
-    expect(() => parseSpaceConfig(bad, 'space.yaml')).toThrow(new SpaceConfigError('space.yaml', ['participants', 'agent', 'budget', 'tokens'], 'must be above 0'));
+    expect(() => parseSpaceConfig(bad, 'space.yaml')).toThrow(
+      new SpaceConfigError('space.yaml', ['participants', 'agent', 'budget', 'tokens'], 'must be above 0'),
+    );
   });
 });

@@ -53,7 +53,13 @@ export function pauseParticipants(
       also?.change(d);
     },
     () => [
-      ...list.map((target) => ({ type: 'PARTICIPANT_PAUSED', actor: by, subject: target.id, envelope_id: envelopeId, details: { timeout_seconds: timeout, reason } })),
+      ...list.map((target) => ({
+        type: 'PARTICIPANT_PAUSED',
+        actor: by,
+        subject: target.id,
+        envelope_id: envelopeId,
+        details: { timeout_seconds: timeout, reason },
+      })),
       ...(also?.audit() ?? []),
     ],
   );

@@ -47,7 +47,12 @@ let clients: SdkClients | undefined;
 
 async function setUp(): Promise<Setup> {
   const dir = tempDir();
-  const gateway = await ServerProcess.start({ name: 'gateway', port: await freePort(), dataDir: dir, configFiles: [writeSpaceConfig(dir, SPACE, PARTICIPANTS)] });
+  const gateway = await ServerProcess.start({
+    name: 'gateway',
+    port: await freePort(),
+    dataDir: dir,
+    configFiles: [writeSpaceConfig(dir, SPACE, PARTICIPANTS)],
+  });
   clients = new SdkClients(SPACE, () => gateway.wsUrl);
   const chat = new ChatLoad(clients, CHAT);
   await chat.connect();

@@ -122,7 +122,9 @@ describe('a resent envelope id', () => {
     expect(await post()).toMatchObject({ id: 'http-once', status: 'accepted' });
     expect(await post()).toMatchObject({ id: 'http-once', status: 'accepted', duplicate: true });
     await bob.next((f) => f.id === 'http-once');
-    const after = await fetch(gw.httpUrl('/participants/bob/messages?space=durable'), { headers: { Authorization: `Bearer ${tokenOf('bob')}` } }).then((r) => r.json());
+    const after = await fetch(gw.httpUrl('/participants/bob/messages?space=durable'), { headers: { Authorization: `Bearer ${tokenOf('bob')}` } }).then((r) =>
+      r.json(),
+    );
     expect(after.messages.filter((m: Envelope) => m.id === 'http-once')).toHaveLength(1);
   });
 

@@ -18,9 +18,13 @@ describe('gateway connection limits', () => {
 
   it('disconnects a consumer that cannot keep up instead of buffering without bound', async () => {
     gw = await startTestGateway(
-      spaceConfig('slow', { alice: ['chat'], bob: ['chat'], carol: ['chat'] }, {
-        limits: { max_buffered_bytes: 512 * 1024, rate_per_second: 10_000, rate_burst: 10_000 },
-      }),
+      spaceConfig(
+        'slow',
+        { alice: ['chat'], bob: ['chat'], carol: ['chat'] },
+        {
+          limits: { max_buffered_bytes: 512 * 1024, rate_per_second: 10_000, rate_burst: 10_000 },
+        },
+      ),
     );
     const alice = await joinAs(gw, tokenOf('alice'), 'space=slow');
     const carol = await joinAs(gw, tokenOf('carol'), 'space=slow');

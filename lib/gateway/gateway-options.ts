@@ -31,7 +31,11 @@ const limitsShape = {
   /** Server ping interval; a peer that has not answered the previous ping by the next one is dropped. @default 30000 */
   pingIntervalMs: z.number().int().positive().default(30_000),
   /** A socket whose unsent output exceeds this is a consumer that cannot keep up: it is disconnected. @default 8 MiB */
-  maxBufferedBytes: z.number().int().positive().default(8 * MiB),
+  maxBufferedBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(8 * MiB),
   /** Envelopes kept per space for catch-up and `GET /participants/{id}/messages` (in memory and in the database). @default 1000 */
   historySize: z.number().int().positive().default(1000),
   /** Extra browser origins allowed to open `/ws`, besides the page's own origin. @default [] */

@@ -41,7 +41,16 @@ describe('gateway pipeline', () => {
   });
 
   it('keeps the ids, correlation and context the sender gave and forwards unknown payload fields', async () => {
-    alice.send({ protocol: 'mew/v0.4', id: 'env-1', from: 'alice', to: ['bob'], kind: 'chat', context: 'a/b', correlation_id: ['x'], payload: { text: 'hi', extra: { deep: [1, 2] } } });
+    alice.send({
+      protocol: 'mew/v0.4',
+      id: 'env-1',
+      from: 'alice',
+      to: ['bob'],
+      kind: 'chat',
+      context: 'a/b',
+      correlation_id: ['x'],
+      payload: { text: 'hi', extra: { deep: [1, 2] } },
+    });
     expect(await bob.kind('chat')).toMatchObject({ id: 'env-1', to: ['bob'], context: 'a/b', correlation_id: ['x'], payload: { extra: { deep: [1, 2] } } });
   });
 

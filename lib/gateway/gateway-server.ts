@@ -100,7 +100,12 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     createAuditRoute(gateway, audit),
     createBudgetRoute(gateway),
     createProcessRoute(gateway, audit, () => processes),
-    createRulesRoute(gateway, (space) => new RuleRecords(database, space), audit, (space) => Promise.all([...rulesListeners].map((listener) => listener(space)))),
+    createRulesRoute(
+      gateway,
+      (space) => new RuleRecords(database, space),
+      audit,
+      (space) => Promise.all([...rulesListeners].map((listener) => listener(space))),
+    ),
     ...notifications.routes,
   ]);
   const ws = createWsTransport(localSessions(gateway), history);
@@ -174,9 +179,7 @@ export function gatewayEnv(projectRoot: string, env: NodeJS.ProcessEnv = process
   return {
     port: Number(env.PORT ?? 3000),
     host: env.HOST ?? '127.0.0.1',
-    configPaths: (env.MEW_SPACE_CONFIG ?? resolve(projectRoot, 'lib/demo/demo-space.yaml'))
-      .split(',')
-      .map((p) => resolve(p.trim())),
+    configPaths: (env.MEW_SPACE_CONFIG ?? resolve(projectRoot, 'lib/demo/demo-space.yaml')).split(',').map((p) => resolve(p.trim())),
     dataDir: resolve(env.MEW_DATA_DIR ?? resolve(projectRoot, 'data')),
     startFresh: env[START_FRESH_ENV] === '1',
     durability: durabilityOf(env.MEW_DURABILITY),

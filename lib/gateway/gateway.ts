@@ -21,7 +21,7 @@ import { handleGrant, handleRevoke } from './grant-handlers';
 import type { ManagementHandler, ManagementHandlers } from './management';
 import { handleInvite, handleKick } from './membership-handlers';
 import { handleWithdraw } from './withdraw-handler';
-import type { Connection, Participant, } from './participant';
+import type { Connection, Participant } from './participant';
 import type { OutboundMessage } from './outbound-message';
 import { Space, type AttachOptions } from './space';
 import type { SpaceConfig } from './space-config';
@@ -100,7 +100,7 @@ export type SubmitResult =
        */
       duplicate?: OutboundMessage;
     }
-  | { ok: false; error: GatewayError; /** The refused envelope's id, when it had one (for `correlation_id`). */ offendingId?: string };
+  | { ok: false; error: GatewayError /** The refused envelope's id, when it had one (for `correlation_id`). */; offendingId?: string };
 
 /** Kinds the gateway acts on besides routing them. */
 const MANAGEMENT: ManagementHandlers = {
@@ -217,12 +217,7 @@ export class Gateway {
    * Binds an authenticated connection: what it missed since `after` (when given), then its welcome, to it;
    * presence to the others.
    */
-  connect(
-    space: Space,
-    participant: Participant,
-    connection: Connection,
-    options: AttachOptions = {},
-  ): Session {
+  connect(space: Space, participant: Participant, connection: Connection, options: AttachOptions = {}): Session {
     space.attach(participant, connection, options);
     return {
       participant,
@@ -382,7 +377,12 @@ export class Gateway {
       space.proposals.fulfilled(envelope.id, proposal, envelope.from);
       space.audit('PROPOSAL_FULFILLED', { actor: envelope.from, subject: proposal.proposer, envelope_id: envelope.id, details: trail });
     } else if (envelope.kind === 'mcp/reject') {
-      space.audit('PROPOSAL_REJECTED', { actor: envelope.from, subject: proposal.proposer, envelope_id: envelope.id, details: { ...trail, reason: payload?.reason } });
+      space.audit('PROPOSAL_REJECTED', {
+        actor: envelope.from,
+        subject: proposal.proposer,
+        envelope_id: envelope.id,
+        details: { ...trail, reason: payload?.reason },
+      });
     } else if (envelope.kind === 'mcp/withdraw') {
       space.audit('PROPOSAL_WITHDRAWN', { actor: envelope.from, envelope_id: envelope.id, details: { ...trail, reason: payload?.reason } });
     }
@@ -390,11 +390,15 @@ export class Gateway {
 
   /** Answers a refused frame with a `system/error` to the connection that sent it alone; the connection stays open. */
   private answerRefusal(space: Space, participant: Participant, { error, offendingId }: Extract<SubmitResult, { ok: false }>, connection: Connection): void {
-    space.emit('system/error', { error: error.code, message: error.message, ...error.details }, {
-      to: [participant.id],
-      correlationId: offendingId ? [offendingId] : undefined,
-      only: connection,
-    });
+    space.emit(
+      'system/error',
+      { error: error.code, message: error.message, ...error.details },
+      {
+        to: [participant.id],
+        correlationId: offendingId ? [offendingId] : undefined,
+        only: connection,
+      },
+    );
   }
 
   /** A refusal that is a security decision: on the audit record, and told to the space's operators as it happens. */

@@ -17,15 +17,18 @@ export class GrantExpiry {
   arm(grant: Readonly<GrantRecord>): void {
     if (grant.expiresAt === undefined || grant.revoked) return;
     const at = Date.parse(grant.expiresAt);
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (Date.now() < at) return this.arm(grant);
-      try {
-        expireGrant(this.space, grant.id);
-      } catch (error) {
-        console.error(`[gateway] could not expire grant ${grant.id}:`, (error as Error).message);
-      }
-    }, Math.min(Math.max(0, at - Date.now()), MAX_TIMER_MS));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (Date.now() < at) return this.arm(grant);
+        try {
+          expireGrant(this.space, grant.id);
+        } catch (error) {
+          console.error(`[gateway] could not expire grant ${grant.id}:`, (error as Error).message);
+        }
+      },
+      Math.min(Math.max(0, at - Date.now()), MAX_TIMER_MS),
+    );
     timer.unref?.();
     this.timers.add(timer);
   }

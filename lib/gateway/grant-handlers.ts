@@ -54,7 +54,13 @@ export function grantCapabilities(
   const record: GrantRecord = { id: grant.id, recipient: recipient.id, capabilities, grantedBy, reason, ts: grant.ts, ...(expiresAt && { expiresAt }) };
   space.commit(
     (d) => void d.grants.push(record),
-    () => ({ type: 'ACCESS_GRANTED', actor: grantedBy, subject: recipient.id, envelope_id: grant.id, details: { capabilities, reason, expires_at: expiresAt } }),
+    () => ({
+      type: 'ACCESS_GRANTED',
+      actor: grantedBy,
+      subject: recipient.id,
+      envelope_id: grant.id,
+      details: { capabilities, reason, expires_at: expiresAt },
+    }),
   );
   space.refreshCapabilities(recipient);
   space.grantExpiry.arm(record);
@@ -105,17 +111,28 @@ export function expireGrant(space: Space, grantId: string): void {
   if (!grant) return;
   const revocation = { id: randomUUID(), ts: new Date().toISOString() };
   const announce = () =>
-    space.emit('capability/revoke', { recipient: grant.recipient, grant_id: grant.id, reason: 'expired' }, { id: revocation.id, broadcastTo: [grant.recipient] });
-  commitRevocation(space, grant.recipient, revocation, grant.id, (d) => {
-    d.grants.find((g) => g.id === grantId)!.revoked = { by: GATEWAY_ID, ts: revocation.ts, revocationId: revocation.id, expired: true };
-    return {
-      type: 'GRANT_EXPIRED',
-      actor: GATEWAY_ID,
-      subject: grant.recipient,
-      envelope_id: revocation.id,
-      details: { grant_id: grant.id, capabilities: grant.capabilities, granted_by: grant.grantedBy, expires_at: grant.expiresAt },
-    };
-  }, announce);
+    space.emit(
+      'capability/revoke',
+      { recipient: grant.recipient, grant_id: grant.id, reason: 'expired' },
+      { id: revocation.id, broadcastTo: [grant.recipient] },
+    );
+  commitRevocation(
+    space,
+    grant.recipient,
+    revocation,
+    grant.id,
+    (d) => {
+      d.grants.find((g) => g.id === grantId)!.revoked = { by: GATEWAY_ID, ts: revocation.ts, revocationId: revocation.id, expired: true };
+      return {
+        type: 'GRANT_EXPIRED',
+        actor: GATEWAY_ID,
+        subject: grant.recipient,
+        envelope_id: revocation.id,
+        details: { grant_id: grant.id, capabilities: grant.capabilities, granted_by: grant.grantedBy, expires_at: grant.expiresAt },
+      };
+    },
+    announce,
+  );
 }
 
 /**
@@ -155,7 +172,11 @@ function commitRevocation(
   announce?.();
   for (const g of cascaded) {
     const reason = `cascade: its granter ${g.grantedBy} lost what it gave (${cascadeOf})`;
-    space.emit('capability/revoke', { recipient: g.recipient, grant_id: g.id, reason }, { id: g.revoked!.revocationId, broadcastTo: [g.recipient], correlationId: [revocation.id] });
+    space.emit(
+      'capability/revoke',
+      { recipient: g.recipient, grant_id: g.id, reason },
+      { id: g.revoked!.revocationId, broadcastTo: [g.recipient], correlationId: [revocation.id] },
+    );
   }
   for (const id of new Set([recipientId, ...cascaded.map((g) => g.recipient)])) {
     const participant = space.participants.get(id);

@@ -23,7 +23,10 @@ export function parseCursor(text: string): HistoryPosition {
   const match = CURSOR_PATTERN.exec(text);
   const seq = match ? Number(match[2]) : NaN;
   if (!match || !Number.isSafeInteger(seq)) {
-    throw new GatewayError('invalid_cursor', `"after" must be a cursor the gateway issued (<epoch>-<seq>) or ${HISTORY_START_CURSOR}, not ${JSON.stringify(text.slice(0, 64))}`);
+    throw new GatewayError(
+      'invalid_cursor',
+      `"after" must be a cursor the gateway issued (<epoch>-<seq>) or ${HISTORY_START_CURSOR}, not ${JSON.stringify(text.slice(0, 64))}`,
+    );
   }
   return { epoch: match[1], seq };
 }

@@ -27,9 +27,13 @@ describe('hostile input', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startTestGateway(
-      spaceConfig(SPACE, { operator: [{ kind: '*' }], mallory: ['chat'], hog: ['chat'], flooder: ['chat'] }, {
-        limits: { max_frame_bytes: FRAME_LIMIT, max_buffered_bytes: 65_536, rate_per_second: 100_000, rate_burst: 100_000 },
-      }),
+      spaceConfig(
+        SPACE,
+        { operator: [{ kind: '*' }], mallory: ['chat'], hog: ['chat'], flooder: ['chat'] },
+        {
+          limits: { max_frame_bytes: FRAME_LIMIT, max_buffered_bytes: 65_536, rate_per_second: 100_000, rate_burst: 100_000 },
+        },
+      ),
     );
   });
   afterAll(() => gw.close());

@@ -11,7 +11,15 @@ export { OutboundMessage } from './outbound-message';
 export { Participant, type Connection } from './participant';
 export { Space } from './space';
 export { loadSpaceConfig, parseSpaceConfig, SpaceConfigError, type SpaceConfig, type ParticipantConfig } from './space-config';
-export { createWsTransport, type BindOptions, type TransportSession, type WsCredentials, type WsSessionHost, type WsSpace, type WsTransport } from './ws-transport';
+export {
+  createWsTransport,
+  type BindOptions,
+  type TransportSession,
+  type WsCredentials,
+  type WsSessionHost,
+  type WsSpace,
+  type WsTransport,
+} from './ws-transport';
 export { localSessions } from './local-session-host';
 export { WsConnection } from './ws-connection';
 export { DATABASE_FILE, GatewayDatabase } from './persistence/gateway-database';

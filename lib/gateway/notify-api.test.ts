@@ -46,17 +46,26 @@ describe('notification endpoints', () => {
 
     const plainHttp = await call(gw, path, tokenOf('lead'), { method: 'POST', body: { ...device, endpoint: 'http://push.example.com/x' } });
     expect(plainHttp.status).toBe(400);
-    expect(await plainHttp.json()).toMatchObject({ error: 'invalid_subscription', issues: [{ path: ['endpoint'], message: expect.stringContaining('https') }] });
+    expect(await plainHttp.json()).toMatchObject({
+      error: 'invalid_subscription',
+      issues: [{ path: ['endpoint'], message: expect.stringContaining('https') }],
+    });
     const noKeys = await call(gw, path, tokenOf('lead'), { method: 'POST', body: { endpoint: device.endpoint } });
     expect(await noKeys.json()).toMatchObject({ error: 'invalid_subscription', issues: [{ path: ['keys'] }] });
-    const notJson = await fetch(gw.httpUrl(path), { method: 'POST', headers: { Authorization: `Bearer ${tokenOf('lead')}`, 'Content-Type': 'application/json' }, body: '{' });
+    const notJson = await fetch(gw.httpUrl(path), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${tokenOf('lead')}`, 'Content-Type': 'application/json' },
+      body: '{',
+    });
     expect([notJson.status, (await notJson.json()).error]).toEqual([400, 'invalid_json']);
     expect((await call(gw, path, 'nobody-token-0123456789')).status).toBe(401);
     expect((await call(gw, path)).status).toBe(401);
 
     // One's own only: the agent cannot remove the lead's device.
     expect((await call(gw, path, tokenOf('agent'), { method: 'DELETE', body: { endpoint: device.endpoint } })).status).toBe(404);
-    expect(await (await call(gw, path, tokenOf('lead'), { method: 'DELETE', body: { endpoint: device.endpoint } })).json()).toEqual({ deleted: device.endpoint });
+    expect(await (await call(gw, path, tokenOf('lead'), { method: 'DELETE', body: { endpoint: device.endpoint } })).json()).toEqual({
+      deleted: device.endpoint,
+    });
     expect(await (await call(gw, path, tokenOf('lead'))).json()).toEqual({ subscriptions: [] });
   });
 

@@ -3,7 +3,14 @@ import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type T
 
 const config = spaceConfig('ctl', {
   boss: [{ kind: 'participant/*' }, { kind: 'chat' }],
-  agent: [{ kind: 'chat' }, { kind: 'chat/acknowledge' }, { kind: 'participant/status' }, { kind: 'participant/compact-done' }, { kind: 'mcp/response' }, { kind: 'participant/resume' }],
+  agent: [
+    { kind: 'chat' },
+    { kind: 'chat/acknowledge' },
+    { kind: 'participant/status' },
+    { kind: 'participant/compact-done' },
+    { kind: 'mcp/response' },
+    { kind: 'participant/resume' },
+  ],
 });
 
 describe('participant controls enforced by the gateway', () => {
@@ -55,7 +62,9 @@ describe('participant controls enforced by the gateway', () => {
     const resume = await boss.kind('participant/resume');
     expect(resume).toMatchObject({ from: 'system:gateway', to: ['agent'], correlation_id: ['timed'], payload: { reason: 'timeout' } });
     expect((await agent.kind('participant/resume')).id).toBe(resume.id);
-    expect(gw.audit.query({ space: 'ctl', type: 'PARTICIPANT_RESUMED' })).toMatchObject([{ actor: 'system:gateway', subject: 'agent', details: { reason: 'timeout' } }]);
+    expect(gw.audit.query({ space: 'ctl', type: 'PARTICIPANT_RESUMED' })).toMatchObject([
+      { actor: 'system:gateway', subject: 'agent', details: { reason: 'timeout' } },
+    ]);
     agent.send({ kind: 'chat', payload: { text: 'resumed' } });
     expect((await boss.next((f) => f.kind === 'chat' && f.from === 'agent')).payload.text).toBe('resumed');
   });

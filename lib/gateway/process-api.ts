@@ -61,7 +61,10 @@ export function createProcessRoute(gateway: Gateway, audit: AuditSink, control: 
     }
     const participantId = decodePathSegment(target);
     if (!admin && !mayControl(caller!, action)) {
-      throw new GatewayError('capability_violation', `your capabilities do not allow ${ACTION_KIND[action]}, so you may not ${action} the process of ${participantId}`);
+      throw new GatewayError(
+        'capability_violation',
+        `your capabilities do not allow ${ACTION_KIND[action]}, so you may not ${action} the process of ${participantId}`,
+      );
     }
     const done = !processes ? false : action === 'start' ? processes.start(space.id, participantId) : await processes[action](space.id, participantId);
     if (!done) throw new GatewayError('unknown_participant', `the server does not launch "${participantId}" in space "${space.id}"`);

@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from './testing';
 
-const propose = (id: string) => ({ id, kind: 'mcp/proposal', to: ['files'], payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'write_file', arguments: {} } } });
+const propose = (id: string) => ({
+  id,
+  kind: 'mcp/proposal',
+  to: ['files'],
+  payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'write_file', arguments: {} } },
+});
 const withdraw = (id: string, proposalId: string) => ({ id, kind: 'mcp/withdraw', correlation_id: [proposalId], payload: { reason: 'no_longer_needed' } });
 
 const config = spaceConfig('wd', {

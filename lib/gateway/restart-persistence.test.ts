@@ -136,7 +136,10 @@ describe('a gateway restart', () => {
   it('migrates tokens.json and state.json once, in one go, and keeps the files as *.migrated', async () => {
     const dataDir = newDataDir();
     mkdirSync(join(dataDir, 'minted'));
-    writeFileSync(join(dataDir, 'minted', 'tokens.json'), JSON.stringify({ participants: { human: 'legacy-human-token-000000001', guest: 'legacy-guest-token-000000001' }, admin: 'legacy-admin-token-00000001' }));
+    writeFileSync(
+      join(dataDir, 'minted', 'tokens.json'),
+      JSON.stringify({ participants: { human: 'legacy-human-token-000000001', guest: 'legacy-guest-token-000000001' }, admin: 'legacy-admin-token-00000001' }),
+    );
     writeFileSync(
       join(dataDir, 'minted', 'state.json'),
       JSON.stringify({
@@ -171,15 +174,22 @@ describe('a gateway restart', () => {
   it('refuses a state.json or a database row that does not validate, naming the file and the field', async () => {
     const dataDir = newDataDir();
     mkdirSync(join(dataDir, 'minted'));
-    writeFileSync(join(dataDir, 'minted', 'state.json'), JSON.stringify({ version: 1, grants: [{ id: 'g', recipient: 'bot', capabilities: [{ kidn: 'chat' }] }], revocations: [], invited: [], kicked: [] }));
-    expect(() => createGatewayServer({ spaces: [parseSpaceConfig(minted)], dataDir })).toThrow(/state\.json: space state does not validate: grants\[0\]\.capabilities\[0\]/);
+    writeFileSync(
+      join(dataDir, 'minted', 'state.json'),
+      JSON.stringify({ version: 1, grants: [{ id: 'g', recipient: 'bot', capabilities: [{ kidn: 'chat' }] }], revocations: [], invited: [], kicked: [] }),
+    );
+    expect(() => createGatewayServer({ spaces: [parseSpaceConfig(minted)], dataDir })).toThrow(
+      /state\.json: space state does not validate: grants\[0\]\.capabilities\[0\]/,
+    );
 
     const other = newDataDir();
     await stop(await start(other, [minted]));
     const db = new Database(join(other, DATABASE_FILE));
     db.prepare("UPDATE space_state SET data = json_set(data, '$.kicked', json('[42]')) WHERE space = 'minted'").run();
     db.close();
-    expect(() => createGatewayServer({ spaces: [parseSpaceConfig(minted)], dataDir: other })).toThrow(/mew\.sqlite: space "minted" state does not validate: kicked\[0\]/);
+    expect(() => createGatewayServer({ spaces: [parseSpaceConfig(minted)], dataDir: other })).toThrow(
+      /mew\.sqlite: space "minted" state does not validate: kicked\[0\]/,
+    );
   });
 
   it('refuses a file that is not a database, naming it', () => {
@@ -194,7 +204,9 @@ describe('a gateway restart', () => {
     const records = gw.gateway.spaces.get('persist')!.services.records;
     // A trigger that fails the state write after the token rows would have been written.
     const db = new Database(join(dataDir, DATABASE_FILE));
-    db.exec("CREATE TRIGGER fail_invite BEFORE INSERT ON space_state WHEN json_extract(NEW.data, '$.invited[0].id') = 'ghost' BEGIN SELECT RAISE(ABORT, 'disk full'); END;");
+    db.exec(
+      "CREATE TRIGGER fail_invite BEFORE INSERT ON space_state WHEN json_extract(NEW.data, '$.invited[0].id') = 'ghost' BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
+    );
     db.close();
     const lead = await joinAs(gw, tokenOf('lead'), 'space=persist');
     lead.send({ id: 'invite-ghost', kind: 'space/invite', payload: { participant_id: 'ghost', initial_capabilities: [{ kind: 'chat' }] } });

@@ -46,7 +46,9 @@ describe('approval rules API', () => {
     expect(await (await call(again, `/${rule.id}`, ADMIN, { method: 'DELETE' })).json()).toEqual({ deleted: rule.id, version: 3 });
     expect((await (await call(again, '', ADMIN)).json()).rules).toEqual([]);
     expect((await call(again, `/${rule.id}`, ADMIN)).status).toBe(404);
-    expect(again.audit.query({ space: 'auto', type: ['RULE_CREATED', 'RULE_UPDATED', 'RULE_DELETED'] }).map((e) => [e.type, e.actor, e.details.version])).toEqual([
+    expect(
+      again.audit.query({ space: 'auto', type: ['RULE_CREATED', 'RULE_UPDATED', 'RULE_DELETED'] }).map((e) => [e.type, e.actor, e.details.version]),
+    ).toEqual([
       ['RULE_CREATED', 'lead', 1],
       ['RULE_UPDATED', 'admin', 2],
       ['RULE_DELETED', 'admin', 3],
@@ -59,10 +61,16 @@ describe('approval rules API', () => {
     expect([denied.status, (await denied.json()).error]).toEqual([401, 'invalid_token']);
     expect((await call(gw, '', tokenOf('agent'))).status).toBe(401);
 
-    const contradicted = { ...NOTES_RULE, examples: { not_match: [{ proposer: 'scribe', method: 'tools/call', tool: 'write_file', arguments: { path: 'notes/b.md' } }] } };
+    const contradicted = {
+      ...NOTES_RULE,
+      examples: { not_match: [{ proposer: 'scribe', method: 'tools/call', tool: 'write_file', arguments: { path: 'notes/b.md' } }] },
+    };
     const refused = await call(gw, '', ADMIN, { method: 'POST', body: JSON.stringify(contradicted) });
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ error: 'invalid_rule', issues: [{ path: ['examples', 'not_match', 0], message: 'the rule matches this example' }] });
+    expect(await refused.json()).toMatchObject({
+      error: 'invalid_rule',
+      issues: [{ path: ['examples', 'not_match', 0], message: 'the rule matches this example' }],
+    });
     const malformed = await call(gw, '', ADMIN, { method: 'POST', body: JSON.stringify({ name: 'x', decision: 'sometimes', match: {} }) });
     expect(await malformed.json()).toMatchObject({ error: 'invalid_rule', issues: [{ path: ['decision'] }] });
     expect((await call(gw, '/nope', ADMIN, { method: 'PUT', body: JSON.stringify(NOTES_RULE) })).status).toBe(404);
@@ -78,7 +86,9 @@ describe('approval rules API', () => {
     const { rule: enforced } = await (await call(gw, `/${rule.id}`, ADMIN, { method: 'PUT', body: JSON.stringify({ ...NOTES_RULE, mode: 'enforce' }) })).json();
     records.recordEvent(enforced, 'hit', 'p-2', new Date('2026-11-20T11:00:00Z'));
     const { rules } = await (await call(gw, '', ADMIN)).json();
-    expect(rules).toEqual([expect.objectContaining({ id: rule.id, version: 2, hits: 1, shadow_hits: 1, shadow_conflicts: 1, last_hit_at: '2026-11-20T11:00:00.000Z' })]);
+    expect(rules).toEqual([
+      expect.objectContaining({ id: rule.id, version: 2, hits: 1, shadow_hits: 1, shadow_conflicts: 1, last_hit_at: '2026-11-20T11:00:00.000Z' }),
+    ]);
   });
 
   it('ends the rules bound to a participant’s session when it leaves, audited, and keeps the others', async () => {

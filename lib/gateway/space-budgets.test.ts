@@ -37,7 +37,13 @@ describe('budget guards enforced by the gateway', () => {
       expect(audited('BUDGET_WARNING')).toEqual([]);
       await report({ total_tokens: 8_200 });
       await report({ total_tokens: 8_500 });
-      expect(audited('BUDGET_WARNING')).toEqual([expect.objectContaining({ actor: 'system:gateway', subject: 'agent', details: expect.objectContaining({ budget_tokens: 10_000, spent_tokens: 8_200 }) })]);
+      expect(audited('BUDGET_WARNING')).toEqual([
+        expect.objectContaining({
+          actor: 'system:gateway',
+          subject: 'agent',
+          details: expect.objectContaining({ budget_tokens: 10_000, spent_tokens: 8_200 }),
+        }),
+      ]);
       expect(agent.received.some(fromGateway('participant/pause'))).toBe(false);
 
       agent.send(status({ total_tokens: 10_000 }));
@@ -48,11 +54,19 @@ describe('budget guards enforced by the gateway', () => {
         expect(await client.next(fromGateway('participant/compact'))).toMatchObject({ to: ['agent'], payload: { reason: 'budget_exhausted' } });
       }
       agent.send({ id: 'more-work', kind: 'chat', payload: { text: 'one more thing' } });
-      expect(await agent.next((f) => f.kind === 'system/error')).toMatchObject({ correlation_id: ['more-work'], payload: { error: 'participant_paused', paused_by: 'system:gateway' } });
+      expect(await agent.next((f) => f.kind === 'system/error')).toMatchObject({
+        correlation_id: ['more-work'],
+        payload: { error: 'participant_paused', paused_by: 'system:gateway' },
+      });
       const [exceeded] = audited('BUDGET_EXCEEDED');
       expect(exceeded).toMatchObject({ actor: 'system:gateway', subject: 'agent', details: { spent_tokens: 10_000, ratio: 1 } });
       expect(audited('PARTICIPANT_PAUSED')).toEqual([
-        expect.objectContaining({ actor: 'system:gateway', subject: 'agent', envelope_id: exceeded.envelope_id, details: { reason: 'budget_exhausted: 10 000 of 10 000 tokens' } }),
+        expect.objectContaining({
+          actor: 'system:gateway',
+          subject: 'agent',
+          envelope_id: exceeded.envelope_id,
+          details: { reason: 'budget_exhausted: 10 000 of 10 000 tokens' },
+        }),
       ]);
     });
 

@@ -135,10 +135,17 @@ export class SpaceBudgets {
 
     const reason = `${BUDGET_PAUSE_REASON}: ${describeSpend(limits, spend, usage.by)}`;
     const pause = this.space.emit('participant/pause', { reason }, { broadcastTo: [id] }).envelope as Envelope;
-    pauseParticipants(this.space, GATEWAY_ID, [participant], pause.id, { reason }, {
-      change: remember,
-      audit: () => [...warning, { type: 'BUDGET_EXCEEDED', actor: GATEWAY_ID, subject: id, envelope_id: pause.id, details }],
-    });
+    pauseParticipants(
+      this.space,
+      GATEWAY_ID,
+      [participant],
+      pause.id,
+      { reason },
+      {
+        change: remember,
+        audit: () => [...warning, { type: 'BUDGET_EXCEEDED', actor: GATEWAY_ID, subject: id, envelope_id: pause.id, details }],
+      },
+    );
     this.space.emit('participant/compact', { reason: BUDGET_PAUSE_REASON }, { broadcastTo: [id] });
   }
 }

@@ -32,7 +32,12 @@ limits: {max_frame_bytes: 2048}
     );
     expect(config).toMatchObject({ id: 'team', name: 'Team', limits: { maxFrameBytes: 2048 } });
     expect(config.participants).toEqual([
-      { id: 'lead', tokens: ['lead-token-0123456789'], capabilities: [{ kind: 'mcp/request', payload: { method: 'tools/*' } }, { kind: 'chat' }], routing: 'broadcast' },
+      {
+        id: 'lead',
+        tokens: ['lead-token-0123456789'],
+        capabilities: [{ kind: 'mcp/request', payload: { method: 'tools/*' } }, { kind: 'chat' }],
+        routing: 'broadcast',
+      },
       { id: 'guest', tokens: ['guest-token-0123456789'], capabilities: [{ kind: 'chat' }], routing: 'broadcast' },
       IMPLICIT_SUPERVISOR,
     ]);
@@ -55,7 +60,11 @@ limits: {max_frame_bytes: 2048}
     });
     const timeouts = { dangerous: { after_seconds: 60, action: 'escalate' } };
     for (const automation of [{ timeouts }, { supervisor: true, timeouts }]) {
-      expect(parseSpaceConfig({ space: { id: 's' }, participants: {}, automation })).toMatchObject({ supervisor: 'rules', timeouts, participants: [IMPLICIT_SUPERVISOR] });
+      expect(parseSpaceConfig({ space: { id: 's' }, participants: {}, automation })).toMatchObject({
+        supervisor: 'rules',
+        timeouts,
+        participants: [IMPLICIT_SUPERVISOR],
+      });
     }
     // A configured participant as the supervisor: nothing is added.
     const named = parseSpaceConfig({ space: { id: 's' }, participants: { robot: { capabilities: [{ kind: '*' }] } }, automation: { supervisor: 'robot' } });
@@ -73,7 +82,11 @@ limits: {max_frame_bytes: 2048}
     ['an invalid regex capability', { space: { id: 's' }, participants: { a: { capabilities: [{ kind: '/[/' }] } } }, /participants\.a\.capabilities\.0/],
     ['an unknown limit', { space: { id: 's' }, participants: {}, limits: { max_frames: 10 } }, /limits\.max_frames: unknown limit/],
     ['a limit of the wrong type', { space: { id: 's' }, participants: {}, limits: { rate_per_second: 'fast' } }, /limits\.rate_per_second: .*number/],
-    ['a token shared by two participants', { space: { id: 's' }, participants: { a: { tokens: ['same-token-0123456789'] }, b: { tokens: ['same-token-0123456789'] } } }, /participants\.b\.tokens\.0: token is used by another participant/],
+    [
+      'a token shared by two participants',
+      { space: { id: 's' }, participants: { a: { tokens: ['same-token-0123456789'] }, b: { tokens: ['same-token-0123456789'] } } },
+      /participants\.b\.tokens\.0: token is used by another participant/,
+    ],
     [
       'a timeout with an unknown action',
       { space: { id: 's' }, participants: { r: null }, automation: { supervisor: 'r', timeouts: { dangerous: { after_seconds: 60, action: 'explode' } } } },
@@ -84,7 +97,11 @@ limits: {max_frame_bytes: 2048}
       { space: { id: 's' }, participants: { a: { capabilities: ['chat', 'mcp/response:tools/call'] } } },
       /participants\.a\.capabilities\.1: MCPx capability "mcp\/response:tools\/call" would never match: .*write "mcp\/response"/,
     ],
-    ['a supervisor that is no participant', { space: { id: 's' }, participants: {}, automation: { supervisor: 'nobody' } }, /automation\.supervisor: "nobody" is not a participant/],
+    [
+      'a supervisor that is no participant',
+      { space: { id: 's' }, participants: {}, automation: { supervisor: 'nobody' } },
+      /automation\.supervisor: "nobody" is not a participant/,
+    ],
     [
       'timeouts with the supervisor turned off',
       { space: { id: 's' }, participants: {}, automation: { supervisor: false, timeouts: { default: { after_seconds: 60, action: 'reject' } } } },

@@ -16,30 +16,31 @@ const tokenSchema = z.string().min(1, 'a token cannot be empty');
 
 const capabilityInput = z.union([z.string(), z.record(z.string(), z.unknown())]);
 
-const participantSchema = z.strictObject({
-  /** Bearer tokens that authenticate as this participant. Omitted: one is minted and kept in the data directory. */
-  tokens: z.array(tokenSchema).optional(),
-  capabilities: z.array(capabilityInput).optional(),
-  /** `directed`: receive only envelopes addressed to me or broadcast (MCPx routing modes). */
-  routing: z.enum(['broadcast', 'directed']).optional(),
-  /** What it may spend (tokens, usd, and the price of its tokens): enforced by the gateway from its statuses. */
-  budget: budgetLimitsSchema.optional(),
-  /** How the server starts it, if it does. */
-  ...launchFieldsSchema,
-  description: z.string().optional(),
-  // Fields of the reference implementation's configs that mean nothing here; accepted so its templates load.
-  type: z.string().optional(),
-  ui_theme: z.unknown().optional(),
-  default_to: z.unknown().optional(),
-  /** With `auto_connect: true` on a participant the server does not launch: where its observer writes what it receives. */
-  output_log: z.string().optional(),
-  /** The reference's observers: the server itself connects this participant and logs what it receives. */
-  auto_connect: z.boolean().optional(),
-}).refine((p) => [p.command, p.bridge ?? p.mcp_server, p.agent].filter((how) => how !== undefined).length <= 1 && !(p.bridge && p.mcp_server), {
-  message: 'give one of command, bridge (or mcp_server) and agent',
-  path: ['command'],
-});
-
+const participantSchema = z
+  .strictObject({
+    /** Bearer tokens that authenticate as this participant. Omitted: one is minted and kept in the data directory. */
+    tokens: z.array(tokenSchema).optional(),
+    capabilities: z.array(capabilityInput).optional(),
+    /** `directed`: receive only envelopes addressed to me or broadcast (MCPx routing modes). */
+    routing: z.enum(['broadcast', 'directed']).optional(),
+    /** What it may spend (tokens, usd, and the price of its tokens): enforced by the gateway from its statuses. */
+    budget: budgetLimitsSchema.optional(),
+    /** How the server starts it, if it does. */
+    ...launchFieldsSchema,
+    description: z.string().optional(),
+    // Fields of the reference implementation's configs that mean nothing here; accepted so its templates load.
+    type: z.string().optional(),
+    ui_theme: z.unknown().optional(),
+    default_to: z.unknown().optional(),
+    /** With `auto_connect: true` on a participant the server does not launch: where its observer writes what it receives. */
+    output_log: z.string().optional(),
+    /** The reference's observers: the server itself connects this participant and logs what it receives. */
+    auto_connect: z.boolean().optional(),
+  })
+  .refine((p) => [p.command, p.bridge ?? p.mcp_server, p.agent].filter((how) => how !== undefined).length <= 1 && !(p.bridge && p.mcp_server), {
+    message: 'give one of command, bridge (or mcp_server) and agent',
+    path: ['command'],
+  });
 
 const spaceConfigSchema = z.strictObject({
   space: z.strictObject({
@@ -156,14 +157,13 @@ export function parseSpaceConfig(
     return {
       id,
       tokens: p?.tokens,
-      capabilities: p?.capabilities
-        ? normalizeList(p.capabilities, source, ['participants', id, 'capabilities'])
-        : defaults,
+      capabilities: p?.capabilities ? normalizeList(p.capabilities, source, ['participants', id, 'capabilities']) : defaults,
       routing: p?.routing ?? 'broadcast',
       ...(p?.budget !== undefined && { budget: p.budget }),
       ...(p?.description !== undefined && { description: p.description }),
       ...(launched && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
-      ...(!launched && p?.auto_connect === true && { observer: p.output_log === undefined ? {} : { outputLog: resolvePath(options.baseDir ?? process.cwd(), p.output_log) } }),
+      ...(!launched &&
+        p?.auto_connect === true && { observer: p.output_log === undefined ? {} : { outputLog: resolvePath(options.baseDir ?? process.cwd(), p.output_log) } }),
     };
   });
   const supervisor = ruleSupervisor(cfg.automation, participants, source);
@@ -205,11 +205,13 @@ function ruleSupervisor(
 ): { id: string; implicit?: ParticipantConfig } | undefined {
   const named = automation?.supervisor;
   if (named === false) {
-    if (automation?.timeouts) throw new SpaceConfigError(source, ['automation', 'timeouts'], 'timeouts are applied by the rule supervisor, which `supervisor: false` turns off');
+    if (automation?.timeouts)
+      throw new SpaceConfigError(source, ['automation', 'timeouts'], 'timeouts are applied by the rule supervisor, which `supervisor: false` turns off');
     return undefined;
   }
   if (typeof named === 'string') {
-    if (!participants.some((p) => p.id === named)) throw new SpaceConfigError(source, ['automation', 'supervisor'], `"${named}" is not a participant of this space`);
+    if (!participants.some((p) => p.id === named))
+      throw new SpaceConfigError(source, ['automation', 'supervisor'], `"${named}" is not a participant of this space`);
     return { id: named };
   }
   if (participants.some((p) => p.id === IMPLICIT_SUPERVISOR_ID)) {
@@ -257,7 +259,11 @@ function launchSpec(
   for (const [path, template] of templates) {
     const [missing] = missingVariables(template, env);
     if (missing) {
-      throw new SpaceConfigError(source, ['participants', id, ...path], `environment variable ${missing} is not set (write \${${missing}:-default} to give it a default)`);
+      throw new SpaceConfigError(
+        source,
+        ['participants', id, ...path],
+        `environment variable ${missing} is not set (write \${${missing}:-default} to give it a default)`,
+      );
     }
   }
   const tuning = p.bridge_config;

@@ -3,7 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, TestClient, tokenOf, type TestGateway } from './testing';
 
 const readFile = { kind: 'mcp/request', payload: { method: 'tools/call', params: { name: 'read_file' } } };
-const callReadFile = { kind: 'mcp/request', to: ['agent'], payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_file', arguments: {} } } };
+const callReadFile = {
+  kind: 'mcp/request',
+  to: ['agent'],
+  payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_file', arguments: {} } },
+};
 
 const config = spaceConfig('mgmt', {
   lead: [{ kind: 'capability/*' }, { kind: 'space/*' }, { kind: 'chat' }, { kind: 'mcp/request', payload: { method: 'tools/*' } }],
@@ -97,7 +101,11 @@ describe('invites and kicks', () => {
     const agent = await joinAs(gw, tokenOf('agent'), 'space=mgmt');
     lead.send({ id: 'inv-1', kind: 'space/invite', payload: { participant_id: 'newbie', initial_capabilities: [{ kind: 'chat' }], reason: 'help' } });
     const ack = await lead.kind('space/invite-ack');
-    expect(ack).toMatchObject({ to: ['lead'], correlation_id: ['inv-1'], payload: { status: 'created', participant_id: 'newbie', connection_url: `ws://127.0.0.1:${gw.port}/ws?space=mgmt` } });
+    expect(ack).toMatchObject({
+      to: ['lead'],
+      correlation_id: ['inv-1'],
+      payload: { status: 'created', participant_id: 'newbie', connection_url: `ws://127.0.0.1:${gw.port}/ws?space=mgmt` },
+    });
     const seen = await agent.kind('space/invite');
     expect(JSON.stringify(seen)).not.toContain(ack.payload.token);
     expect(agent.received.some((f) => f.kind === 'space/invite-ack')).toBe(false);

@@ -155,13 +155,7 @@ export class Space {
   }
 
   /** Adds a participant with its tokens and computes its effective capabilities from the persisted state. */
-  addParticipant(
-    id: string,
-    base: CapabilityPattern[],
-    routing: RoutingMode,
-    tokens: readonly string[],
-    invitedBy?: string,
-  ): Participant {
+  addParticipant(id: string, base: CapabilityPattern[], routing: RoutingMode, tokens: readonly string[], invitedBy?: string): Participant {
     const participant = new Participant(id, base, routing, this.limits, invitedBy);
     this.participants.set(id, participant);
     for (const token of tokens) this.tokens.add(token, id);
@@ -185,21 +179,24 @@ export class Space {
    */
   expirePauseLater(participant: Participant, pause: PauseRecord): void {
     if (pause.until === undefined) return;
-    const timer = setTimeout(() => {
-      this.pauseTimers.delete(timer);
-      // Resumed, or paused again, meanwhile: that pause is not this one.
-      if (this.state.paused[participant.id]?.envelopeId !== pause.envelopeId) return;
-      try {
-        this.commit(
-          (d) => void delete d.paused[participant.id],
-          () => ({ type: 'PARTICIPANT_RESUMED', actor: GATEWAY_ID, subject: participant.id, envelope_id: pause.envelopeId, details: { reason: 'timeout' } }),
-        );
-        if (participant.paused?.envelopeId === pause.envelopeId) participant.paused = undefined;
-        this.emit('participant/resume', { reason: 'timeout' }, { broadcastTo: [participant.id], correlationId: [pause.envelopeId] });
-      } catch (error) {
-        console.error(`[gateway] could not lift the lapsed pause of ${participant.id}:`, (error as Error).message);
-      }
-    }, Math.max(0, pause.until - Date.now()));
+    const timer = setTimeout(
+      () => {
+        this.pauseTimers.delete(timer);
+        // Resumed, or paused again, meanwhile: that pause is not this one.
+        if (this.state.paused[participant.id]?.envelopeId !== pause.envelopeId) return;
+        try {
+          this.commit(
+            (d) => void delete d.paused[participant.id],
+            () => ({ type: 'PARTICIPANT_RESUMED', actor: GATEWAY_ID, subject: participant.id, envelope_id: pause.envelopeId, details: { reason: 'timeout' } }),
+          );
+          if (participant.paused?.envelopeId === pause.envelopeId) participant.paused = undefined;
+          this.emit('participant/resume', { reason: 'timeout' }, { broadcastTo: [participant.id], correlationId: [pause.envelopeId] });
+        } catch (error) {
+          console.error(`[gateway] could not lift the lapsed pause of ${participant.id}:`, (error as Error).message);
+        }
+      },
+      Math.max(0, pause.until - Date.now()),
+    );
     timer.unref?.();
     this.pauseTimers.add(timer);
   }
@@ -289,7 +286,10 @@ export class Space {
       stream.orphanTimer = undefined;
     }
     for (const old of replaced) {
-      old.connection.close(CLOSE_CODES.replaced, options.exclusive ? 'replaced by an exclusive connection of the same participant' : 'replaced by a newer connection of the same participant');
+      old.connection.close(
+        CLOSE_CODES.replaced,
+        options.exclusive ? 'replaced by an exclusive connection of the same participant' : 'replaced by a newer connection of the same participant',
+      );
     }
     if (options.resumed) {
       // Its welcome and the others' presence were sent by the previous owner; nothing it knows has changed.
@@ -372,9 +372,7 @@ export class Space {
       'system/welcome',
       {
         you: { id: participant.id, capabilities: participant.capabilities },
-        participants: this.online
-          .filter((p) => p !== participant)
-          .map((p) => ({ id: p.id, capabilities: p.capabilities })),
+        participants: this.online.filter((p) => p !== participant).map((p) => ({ id: p.id, capabilities: p.capabilities })),
         active_streams: this.streams.list(),
         ...(catchUp ? { catch_up: catchUp } : {}),
       },

@@ -43,7 +43,11 @@ export const handleStreamRequest: ManagementHandler<'stream/request'> = (space, 
       requestId: env.id,
       openId: open.envelope!.id,
     });
-    space.audit('STREAM_OPENED', { actor: sender.id, envelope_id: env.id, details: { stream_id: id, target: payload.target, description: payload.description } });
+    space.audit('STREAM_OPENED', {
+      actor: sender.id,
+      envelope_id: env.id,
+      details: { stream_id: id, target: payload.target, description: payload.description },
+    });
   };
 };
 

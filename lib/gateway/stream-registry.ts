@@ -63,7 +63,9 @@ export class StreamRegistry {
   }
 
   private replicate(): void {
-    this.replica?.replicate([...this.streams.values()].map(({ orphanTimer: _timer, authorizedWriters, ...stream }) => ({ ...stream, authorizedWriters: [...authorizedWriters] })));
+    this.replica?.replicate(
+      [...this.streams.values()].map(({ orphanTimer: _timer, authorizedWriters, ...stream }) => ({ ...stream, authorizedWriters: [...authorizedWriters] })),
+    );
   }
 
   /** Cancels pending orphan closes (gateway shutdown: there is nobody left to tell). */

@@ -21,7 +21,13 @@ export function startTestGateway(...configs: unknown[]): Promise<TestGateway> {
 }
 
 /** Like startTestGateway, with a data directory (persistence across restarts) and optionally a fixed port. */
-export async function startGatewayWith(options: { configs: unknown[]; dataDir?: string; port?: number; history?: HistoryStore; notify?: NotifyOptions }): Promise<TestGateway> {
+export async function startGatewayWith(options: {
+  configs: unknown[];
+  dataDir?: string;
+  port?: number;
+  history?: HistoryStore;
+  notify?: NotifyOptions;
+}): Promise<TestGateway> {
   const gs = createGatewayServer({
     spaces: options.configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`)),
     dataDir: options.dataDir,
@@ -52,9 +58,7 @@ export class TestClient {
   readonly closed: Promise<{ code: number; reason: string }>;
   readonly opened: Promise<void>;
 
-  constructor(
-    readonly ws: WebSocket,
-  ) {
+  constructor(readonly ws: WebSocket) {
     this.opened = new Promise((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('unexpected-response', (_req, res) => reject(Object.assign(new Error(`HTTP ${res.statusCode}`), { status: res.statusCode })));
@@ -86,7 +90,10 @@ export class TestClient {
       return Promise.resolve(seen);
     }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(this.received).slice(0, 500)}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(this.received).slice(0, 500)}`)),
+        timeoutMs,
+      );
       this.waiters.push({
         predicate,
         resolve: (f) => {
@@ -123,9 +130,7 @@ export async function joinAs(gw: Pick<TestGateway, 'wsUrl'>, token: string, quer
 export function spaceConfig(id: string, participants: Record<string, unknown[]>, extra: Record<string, unknown> = {}) {
   return {
     space: { id },
-    participants: Object.fromEntries(
-      Object.entries(participants).map(([pid, capabilities]) => [pid, { tokens: [tokenOf(pid)], capabilities }]),
-    ),
+    participants: Object.fromEntries(Object.entries(participants).map(([pid, capabilities]) => [pid, { tokens: [tokenOf(pid)], capabilities }])),
     ...extra,
   };
 }

@@ -69,4 +69,3 @@ export class WsConnection implements Connection {
     queueMicrotask(() => this.closing(closedWith));
   }
 }
-

@@ -3,7 +3,16 @@ import type { Duplex } from 'node:stream';
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import { AFTER_CURSOR_PARAM, BEARER_SUBPROTOCOL_PREFIX, CLOSE_CODES, COALESCE_PARAM, EXCLUSIVE_PARAM, MEW_SUBPROTOCOL, PROTOCOL_VERSION, type ErrorCode } from '../protocol';
+import {
+  AFTER_CURSOR_PARAM,
+  BEARER_SUBPROTOCOL_PREFIX,
+  CLOSE_CODES,
+  COALESCE_PARAM,
+  EXCLUSIVE_PARAM,
+  MEW_SUBPROTOCOL,
+  PROTOCOL_VERSION,
+  type ErrorCode,
+} from '../protocol';
 import type { AuthAttempt, CloseInfo } from './gateway';
 import type { GatewayLimits } from './gateway-options';
 import { routingModeOf, type RoutingMode } from './participant';
@@ -107,7 +116,12 @@ export function createWsTransport<S extends WsSpace, P extends { id: string }>(h
     }
     const coalesceMs = parseCoalesceMs(url.searchParams.get(COALESCE_PARAM));
     if (Number.isNaN(coalesceMs)) {
-      return rejectUpgrade(socket, 400, 'invalid_request', `${COALESCE_PARAM} must be a number of milliseconds (${COALESCE_MIN_MS}–${COALESCE_MAX_MS}) or empty`);
+      return rejectUpgrade(
+        socket,
+        400,
+        'invalid_request',
+        `${COALESCE_PARAM} must be a number of milliseconds (${COALESCE_MIN_MS}–${COALESCE_MAX_MS}) or empty`,
+      );
     }
     const token = bearerToken(req, url, BEARER_SUBPROTOCOL_PREFIX);
     const address = req.socket.remoteAddress;
@@ -219,9 +233,7 @@ function parseJoinFrame(text: string): JoinFrame | undefined {
     return undefined;
   }
   if (!value || typeof value !== 'object') return undefined;
-  const body = (value.type === 'join' ? value : value.kind === 'system/join' ? value.payload : undefined) as
-    | Record<string, unknown>
-    | undefined;
+  const body = (value.type === 'join' ? value : value.kind === 'system/join' ? value.payload : undefined) as Record<string, unknown> | undefined;
   if (!body || typeof body.token !== 'string') return undefined;
   const claimed = body.participantId ?? body.participant_id ?? body.participant;
   return {
@@ -254,7 +266,14 @@ function closeWithError(ws: WebSocket, code: ErrorCode, message: string, closeCo
  * neither numbered nor kept in history).
  */
 export function refusalFrame(code: ErrorCode, message: string): string {
-  return JSON.stringify({ protocol: PROTOCOL_VERSION, id: randomUUID(), ts: new Date().toISOString(), from: GATEWAY_ID, kind: 'system/error', payload: { error: code, message } });
+  return JSON.stringify({
+    protocol: PROTOCOL_VERSION,
+    id: randomUUID(),
+    ts: new Date().toISOString(),
+    from: GATEWAY_ID,
+    kind: 'system/error',
+    payload: { error: code, message },
+  });
 }
 
 /** A close reason fits in a close frame (123 bytes). */

@@ -15,7 +15,7 @@ describe('a supervised process that ends with its parent', () => {
     await Promise.all(started.splice(0).map((p) => p.stop()));
   });
 
-  it('keeps the command\'s own pid and exit status, so supervision works as without it', async () => {
+  it("keeps the command's own pid and exit status, so supervision works as without it", async () => {
     const lines: string[] = [];
     const p = new SupervisedProcess({
       name: 'waiter',

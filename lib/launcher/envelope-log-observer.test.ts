@@ -37,7 +37,10 @@ describe('EnvelopeLogObserver', () => {
 
   it('is what a config participant with auto_connect and output_log becomes (its file relative to the config), and nothing it launches', () => {
     const config = parseSpaceConfig(
-      { space: { id: 's' }, participants: { client: { output_log: './logs/client.jsonl', auto_connect: true }, quiet: { auto_connect: true }, plain: { output_log: 'x.log' } } },
+      {
+        space: { id: 's' },
+        participants: { client: { output_log: './logs/client.jsonl', auto_connect: true }, quiet: { auto_connect: true }, plain: { output_log: 'x.log' } },
+      },
       'space.yaml',
       { baseDir: '/srv/notes' },
     );
@@ -47,14 +50,19 @@ describe('EnvelopeLogObserver', () => {
     expect(observer('plain')).toBeUndefined();
   });
 
-  it('is connected by the server itself: a config observer logs the space to its output_log, and the server and /health say so', { timeout: 60_000 }, async () => {
+  it('is connected by the server itself: a config observer logs the space to its output_log, and the server and /health say so', {
+    timeout: 60_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mew-observer-'));
     const config = join(dir, 'space.json');
     writeFileSync(
       config,
       JSON.stringify({
         space: { id: 'watched' },
-        participants: { human: { tokens: [tokenOf('human')], capabilities: [{ kind: '*' }] }, client: { tokens: [tokenOf('client')], output_log: './logs/client-output.log', auto_connect: true } },
+        participants: {
+          human: { tokens: [tokenOf('human')], capabilities: [{ kind: '*' }] },
+          client: { tokens: [tokenOf('client')], output_log: './logs/client-output.log', auto_connect: true },
+        },
       }),
     );
     const port = await freePort();

@@ -33,7 +33,11 @@ export const launchFieldsSchema = {
   mcp_server: bridgeServerSchema.optional(),
   /** The reference implementation's bridge tuning: `init_timeout` (ms), `reconnect`, `max_reconnects` (a minute). */
   bridge_config: z
-    .looseObject({ init_timeout: z.number().int().positive().optional(), reconnect: z.boolean().optional(), max_reconnects: z.number().int().nonnegative().optional() })
+    .looseObject({
+      init_timeout: z.number().int().positive().optional(),
+      reconnect: z.boolean().optional(),
+      max_reconnects: z.number().int().nonnegative().optional(),
+    })
     .optional(),
   /** A MEWAgent (SDK layer 3) the server runs against an OpenAI-compatible endpoint, instead of a `command`. */
   agent: z
@@ -42,9 +46,14 @@ export const launchFieldsSchema = {
       /** @default the openai package's default (api.openai.com) */
       base_url: z.string().optional(),
       /** The environment variable that holds the API key (none needed for local servers). @default OPENAI_API_KEY */
-      api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name').optional(),
+      api_key_env: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+        .optional(),
       system_prompt: z.string().optional(),
-      prompts: z.strictObject({ system: z.string().optional(), reason: z.string().optional(), act: z.string().optional(), respond: z.string().optional() }).optional(),
+      prompts: z
+        .strictObject({ system: z.string().optional(), reason: z.string().optional(), act: z.string().optional(), respond: z.string().optional() })
+        .optional(),
       max_iterations: z.number().int().positive().optional(),
       /** Reported as `max_tokens`; compaction starts before it is reached. */
       context_window: z.number().int().positive().optional(),

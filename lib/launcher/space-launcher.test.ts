@@ -152,7 +152,12 @@ describe('bridged MCP servers the server starts', () => {
       for (const p of participantsToLaunch(gw)) launcher.add(p.space, p.participantId, p.spec, p.token);
       const human = await joinAs(gw, tokenOf('human'), 'space=launch');
       await human.next((f) => f.kind === 'participant/status' && f.from === 'files' && f.payload.mcp_server?.state === 'ready', 20_000);
-      human.send({ id: 'read', kind: 'mcp/request', to: ['files'], payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_text_file', arguments: { path: 'hello.txt' } } } });
+      human.send({
+        id: 'read',
+        kind: 'mcp/request',
+        to: ['files'],
+        payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_text_file', arguments: { path: 'hello.txt' } } },
+      });
       const answer = await human.next((f) => f.kind === 'mcp/response' && f.correlation_id?.includes('read'), 10_000);
       expect(answer.payload.result.content[0].text).toBe('bridged hello');
     } finally {
@@ -205,7 +210,10 @@ describe('agents the server starts', () => {
   it('does not start an agent with neither endpoint nor key, and says why in its log; started by hand it fails for good', async () => {
     const { gw, launcher } = await serve({ model: 'gpt-4o-mini', api_key_env: 'MEW_TEST_SURELY_UNSET_KEY' });
     try {
-      expect(launcher.status('launch', 'assistant')).toMatchObject({ state: 'stopped', tail: ['not configured: set MEW_TEST_SURELY_UNSET_KEY or agent.base_url: not started'] });
+      expect(launcher.status('launch', 'assistant')).toMatchObject({
+        state: 'stopped',
+        tail: ['not configured: set MEW_TEST_SURELY_UNSET_KEY or agent.base_url: not started'],
+      });
       launcher.start('launch', 'assistant');
       await expect.poll(() => launcher.status('launch', 'assistant')!.state, { timeout: 20_000 }).toBe('crashed');
       expect(launcher.status('launch', 'assistant')).toMatchObject({ restarts: 0, lastExit: { code: 78 } });
@@ -250,16 +258,30 @@ describe('launch config', () => {
     const parsed = parseSpaceConfig(reference, 'space.yaml', { env: { OPENAI_API_KEY: 'sk-test' }, baseDir: '/srv/notes' });
     const launch = (id: string) => parsed.participants.find((p) => p.id === id)!.launch;
     expect(launch('assistant')).toMatchObject({ command: 'node', cwd: '/srv/notes', autoStart: true, env: { OPENAI_API_KEY: '${OPENAI_API_KEY}' } });
-    expect(launch('filesystem')!.args.slice(-9)).toEqual(['--init-timeout-ms', '30000', '--max-restarts', '3', '--', 'npx', '-y', '@modelcontextprotocol/server-filesystem', './test-files']);
+    expect(launch('filesystem')!.args.slice(-9)).toEqual([
+      '--init-timeout-ms',
+      '30000',
+      '--max-restarts',
+      '3',
+      '--',
+      'npx',
+      '-y',
+      '@modelcontextprotocol/server-filesystem',
+      './test-files',
+    ]);
     expect(launch('client')).toBeUndefined();
     // The agent's ${OPENAI_API_KEY} must be fillable: without it the config says so.
-    expect(() => parseSpaceConfig(reference, 'space.yaml', { env: {} })).toThrow(/participants\.assistant\.env\.OPENAI_API_KEY: environment variable OPENAI_API_KEY is not set/);
+    expect(() => parseSpaceConfig(reference, 'space.yaml', { env: {} })).toThrow(
+      /participants\.assistant\.env\.OPENAI_API_KEY: environment variable OPENAI_API_KEY is not set/,
+    );
   });
 
   it('refuses a ${NAME} the server environment cannot fill, naming the participant, the field and the variable', () => {
     const raw = config('/tmp', { env: { KEY: '${MEW_TEST_SURELY_UNSET}' } });
     expect(() => parseSpaceConfig(raw, 'space.yaml', { env: {} })).toThrow(SpaceConfigError);
-    expect(() => parseSpaceConfig(raw, 'space.yaml', { env: {} })).toThrow(/space\.yaml: participants\.coder\.env\.KEY: environment variable MEW_TEST_SURELY_UNSET is not set/);
+    expect(() => parseSpaceConfig(raw, 'space.yaml', { env: {} })).toThrow(
+      /space\.yaml: participants\.coder\.env\.KEY: environment variable MEW_TEST_SURELY_UNSET is not set/,
+    );
     expect(parseSpaceConfig(raw, 'space.yaml', { env: { MEW_TEST_SURELY_UNSET: 'x' } }).participants.find((p) => p.id === 'coder')!.launch).toMatchObject({
       command: process.execPath,
       autoStart: true,
@@ -269,7 +291,9 @@ describe('launch config', () => {
 
   it('fills server variables, the environment and defaults, and keeps other text as written', () => {
     expect(missingVariables('${TOKEN} ${HOME_X} ${OPT:-none}', {})).toEqual(['HOME_X']);
-    expect(expand('${GATEWAY}?space=${SPACE} ${OPT:-none} ${SET} $plain', { GATEWAY: 'ws://h/ws', SPACE: 'demo' }, { SET: 'yes' })).toBe('ws://h/ws?space=demo none yes $plain');
+    expect(expand('${GATEWAY}?space=${SPACE} ${OPT:-none} ${SET} $plain', { GATEWAY: 'ws://h/ws', SPACE: 'demo' }, { SET: 'yes' })).toBe(
+      'ws://h/ws?space=demo none yes $plain',
+    );
   });
 
   it('rotates a log that outgrows its cap and redacts every secret it was given', () => {

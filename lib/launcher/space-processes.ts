@@ -24,7 +24,8 @@ export function demoSettings(argv: string[], env: NodeJS.ProcessEnv): DemoSettin
 
 /** A launcher's `onChange` for a server's console: says which process crashed and where its log is. */
 export function reportCrash(space: string, participantId: string, status: LaunchedStatus): void {
-  if (status.state === 'crashed') console.error(`[${space}/${participantId}] crashed (exit ${status.lastExit?.code ?? status.lastExit?.signal}); log: ${status.logFile}`);
+  if (status.state === 'crashed')
+    console.error(`[${space}/${participantId}] crashed (exit ${status.lastExit?.code ?? status.lastExit?.signal}); log: ${status.logFile}`);
 }
 
 export interface SpaceProcessesOptions extends DemoSettings {

@@ -174,7 +174,9 @@ export class SupervisedProcess {
     this.child = child;
     let spawned = false;
     // Not `events.once`: it rejects on the 'error' a failed spawn (missing command or cwd) emits before its 'close'.
-    this.exited = new Promise((resolve) => child.once('close', (code: number | null, signal: NodeJS.Signals | null) => resolve(this.handleExit(spawned ? code : null, signal))));
+    this.exited = new Promise((resolve) =>
+      child.once('close', (code: number | null, signal: NodeJS.Signals | null) => resolve(this.handleExit(spawned ? code : null, signal))),
+    );
     child.once('spawn', () => {
       spawned = true;
       if (this._state === 'starting') this.setState('running');

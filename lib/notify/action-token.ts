@@ -67,6 +67,8 @@ export class ActionTokens {
   }
 
   private sign(body: string): string {
-    return createHmac('sha256', this.key).update(SIGNING_PREFIX + body).digest('base64url');
+    return createHmac('sha256', this.key)
+      .update(SIGNING_PREFIX + body)
+      .digest('base64url');
   }
 }

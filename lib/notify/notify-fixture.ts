@@ -75,7 +75,11 @@ export async function startNotifyFixture(options: NotifyFixtureOptions = {}): Pr
     declareTools,
     async subscribe(participant) {
       const subscriber = testSubscriber();
-      const res = await api('/api/spaces/notify/push/subscriptions', { method: 'POST', token: tokenOf(participant), body: subscriber.subscription(receiver.url(`/push/${participant}`)) });
+      const res = await api('/api/spaces/notify/push/subscriptions', {
+        method: 'POST',
+        token: tokenOf(participant),
+        body: subscriber.subscription(receiver.url(`/push/${participant}`)),
+      });
       if (res.status !== 201) throw new Error(`subscribe ${participant}: HTTP ${res.status} ${await res.text()}`);
       return subscriber;
     },

@@ -38,8 +38,14 @@ describe('acting on a proposal from a notification', () => {
     const approved = await post(fx, urls.approve);
     expect([approved.status, await approved.json()]).toEqual([200, { ok: true, message: 'Approved read_note for agent' }]);
     const request = await fx.tools.next((f) => f.kind === 'mcp/request' && f.correlation_id?.[0] === id);
-    expect(request).toMatchObject({ from: 'lead', to: ['tools'], payload: { method: 'tools/call', params: { name: 'read_note', arguments: { path: 'notes/a.md' } } } });
-    expect(fx.gw.audit.query({ space: 'notify', type: 'PROPOSAL_FULFILLED' })).toEqual([expect.objectContaining({ actor: 'lead', details: expect.objectContaining({ trace_id: id }) })]);
+    expect(request).toMatchObject({
+      from: 'lead',
+      to: ['tools'],
+      payload: { method: 'tools/call', params: { name: 'read_note', arguments: { path: 'notes/a.md' } } },
+    });
+    expect(fx.gw.audit.query({ space: 'notify', type: 'PROPOSAL_FULFILLED' })).toEqual([
+      expect.objectContaining({ actor: 'lead', details: expect.objectContaining({ trace_id: id }) }),
+    ]);
 
     expect(await refusal(await post(fx, urls.approve))).toEqual([409, 'action_token_used']);
     // Its Reject link is not used, but the proposal is decided.
@@ -52,7 +58,12 @@ describe('acting on a proposal from a notification', () => {
     const id = await fx.propose('read_note');
     const rejected = await post(fx, (await actionUrls(fx, device)).reject);
     expect(await rejected.json()).toEqual({ ok: true, message: 'Rejected read_note for agent' });
-    expect(await fx.agent.next((f) => f.kind === 'mcp/reject')).toMatchObject({ from: 'lead', to: ['agent'], correlation_id: [id], payload: { reason: 'disagree' } });
+    expect(await fx.agent.next((f) => f.kind === 'mcp/reject')).toMatchObject({
+      from: 'lead',
+      to: ['agent'],
+      correlation_id: [id],
+      payload: { reason: 'disagree' },
+    });
   });
 
   it('refuses an expired link, an altered one, and one used for another action', async () => {
@@ -89,7 +100,18 @@ describe('acting on a proposal from a notification', () => {
     const database = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
     const key = database.prepare("SELECT value FROM notify_secrets WHERE name = 'action_token_key'").pluck().get() as string;
     database.close();
-    const claims = { space: 'notify', proposal: id, participant: 'lead', action: 'approve' as const, hash: proposalContentHash({ kind: 'mcp/proposal', from: 'agent', to: ['tools'], payload: { method: 'tools/call', params: { name: 'read_note', arguments: { path: 'notes/b.md' } } } }) };
+    const claims = {
+      space: 'notify',
+      proposal: id,
+      participant: 'lead',
+      action: 'approve' as const,
+      hash: proposalContentHash({
+        kind: 'mcp/proposal',
+        from: 'agent',
+        to: ['tools'],
+        payload: { method: 'tools/call', params: { name: 'read_note', arguments: { path: 'notes/b.md' } } },
+      }),
+    };
     const forged = new ActionTokens(Buffer.from(key, 'base64url')).issue(claims, clock);
     expect(await refusal(await post(second, urls.approve!.replace(/t=[^&]+/, `t=${forged}`)))).toEqual([409, 'proposal_changed']);
     expect((await post(second, urls.approve)).status).toBe(200);
@@ -103,7 +125,10 @@ describe('acting on a proposal from a notification', () => {
     const urls = await actionUrls(fx, device);
     await fx.declareTools(NOTIFY_TEST_TOOLS.map((tool) => ({ ...tool, security: { risk_level: 'dangerous' } })));
     const refused = await post(fx, urls.approve);
-    expect([refused.status, await refused.json()]).toEqual([409, { error: 'confirmation_required', message: 'read_note must be confirmed in the control room: open the proposal there' }]);
+    expect([refused.status, await refused.json()]).toEqual([
+      409,
+      { error: 'confirmation_required', message: 'read_note must be confirmed in the control room: open the proposal there' },
+    ]);
     // The refusal used nothing up: rejecting from the notification still works.
     expect((await post(fx, urls.reject)).status).toBe(200);
   });

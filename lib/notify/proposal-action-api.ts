@@ -43,7 +43,8 @@ export function createProposalActionRoute(
     const proposal = notifier?.watch.proposal(proposalId);
     if (!notifier || !proposal) throw new GatewayError('unknown_proposal', `no proposal "${proposalId}" in space "${space.id}"`);
     if (proposal.state !== 'pending') throw new GatewayError('proposal_not_pending', `the proposal is already ${proposal.state}`, { state: proposal.state });
-    if (notifier.watch.contentHash(proposalId) !== claims.hash) throw new GatewayError('proposal_changed', 'the proposal is not the one this link was sent for');
+    if (notifier.watch.contentHash(proposalId) !== claims.hash)
+      throw new GatewayError('proposal_changed', 'the proposal is not the one this link was sent for');
     if (action === 'approve' && confirmFirst(notifier.watch.risk(proposal))) {
       throw new GatewayError('confirmation_required', `${proposedCall(proposal)} must be confirmed in the control room: open the proposal there`);
     }

@@ -30,7 +30,11 @@ export function decisionEnvelope(proposal: Proposal, action: ProposalAction) {
  * The actions a participant may take on a proposal from a notification: those its capabilities allow, minus
  * Approve for a tool that must be confirmed on the page. Its own proposals are not its to decide.
  */
-export function notificationActions(participant: { id: string; compiled: CompiledCapabilities }, proposal: Proposal, risk: ToolSecurity | undefined): ProposalAction[] {
+export function notificationActions(
+  participant: { id: string; compiled: CompiledCapabilities },
+  proposal: Proposal,
+  risk: ToolSecurity | undefined,
+): ProposalAction[] {
   if (participant.id === proposal.proposer) return [];
   return (['approve', 'reject'] as const).filter(
     (action) => participant.compiled.matches(decisionEnvelope(proposal, action)) && (action === 'reject' || !confirmFirst(risk)),

@@ -5,7 +5,11 @@ import { putNotifyRow, type NotifyRowListener } from './notify-rows';
 
 /** Longest key accepted (a P-256 public key is 87 base64url characters, an auth secret 22). */
 const MAX_KEY_CHARS = 256;
-const base64url = z.string().min(1).max(MAX_KEY_CHARS).regex(/^[A-Za-z0-9_-]+=*$/, 'must be base64url');
+const base64url = z
+  .string()
+  .min(1)
+  .max(MAX_KEY_CHARS)
+  .regex(/^[A-Za-z0-9_-]+=*$/, 'must be base64url');
 
 /** A browser's `PushSubscription.toJSON()`; `expirationTime` and other fields it may add are ignored. */
 export const pushSubscriptionSchema = z.object({
@@ -53,7 +57,10 @@ export class PushSubscriptions {
 
   /** Removes a participant's own subscription; whether there was one. */
   remove(space: string, participant: string, endpoint: string): boolean {
-    return this.deleted(endpoint, this.db.prepare('DELETE FROM push_subscriptions WHERE space = ? AND participant = ? AND endpoint = ?').run(space, participant, endpoint).changes);
+    return this.deleted(
+      endpoint,
+      this.db.prepare('DELETE FROM push_subscriptions WHERE space = ? AND participant = ? AND endpoint = ?').run(space, participant, endpoint).changes,
+    );
   }
 
   /** The push service says this endpoint is gone (404/410): nobody receives through it any more. */
@@ -62,7 +69,9 @@ export class PushSubscriptions {
   }
 
   of(space: string, participant: string): StoredPushSubscription[] {
-    return (this.db.prepare('SELECT * FROM push_subscriptions WHERE space = ? AND participant = ? ORDER BY created_at').all(space, participant) as Row[]).map(toSubscription);
+    return (this.db.prepare('SELECT * FROM push_subscriptions WHERE space = ? AND participant = ? ORDER BY created_at').all(space, participant) as Row[]).map(
+      toSubscription,
+    );
   }
 
   all(space: string): StoredPushSubscription[] {

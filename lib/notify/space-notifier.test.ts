@@ -31,7 +31,12 @@ describe('push notifications of proposals', () => {
 
     fx.agent.send({ kind: 'mcp/withdraw', correlation_id: [id], payload: { reason: 'no_longer_needed' } });
     const outcome = decryptPush(await fx.receiver.next('/push/lead'), lead);
-    expect(outcome).toEqual({ title: 'read_note withdrawn by agent (no_longer_needed)', body: 'notify · proposed by agent', url: `/spaces/notify#proposal=${id}`, tag: id });
+    expect(outcome).toEqual({
+      title: 'read_note withdrawn by agent (no_longer_needed)',
+      body: 'notify · proposed by agent',
+      url: `/spaces/notify#proposal=${id}`,
+      tag: id,
+    });
     await fx.gw.notifications.idle();
     // The viewer may only chat: it cannot decide, so its device hears nothing.
     expect(fx.receiver.received.filter((r) => r.path === '/push/viewer')).toEqual([]);

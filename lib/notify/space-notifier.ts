@@ -110,7 +110,9 @@ export class SpaceNotifier {
     const hash = this.watch.contentHash(proposal.id);
     if (hash === undefined) return {};
     const claims = { space: this.space.id, proposal: proposal.id, participant: participant.id, hash };
-    return Object.fromEntries(notificationActions(participant, proposal, event.risk).map((action) => [action, this.deps.tokens.issue({ ...claims, action }, this.deps.now())]));
+    return Object.fromEntries(
+      notificationActions(participant, proposal, event.risk).map((action) => [action, this.deps.tokens.issue({ ...claims, action }, this.deps.now())]),
+    );
   }
 
   private async send(subscription: StoredPushSubscription, message: PushMessage, urgency: PushUrgency): Promise<void> {

@@ -14,7 +14,9 @@ describe('webhooks', () => {
     expect(res.status).toBe(201);
     return ((await res.json()) as { webhook: { id: string } }).webhook.id;
   }
-  const deliveries = async (id: string) => ((await (await fx.api(`/api/spaces/notify/webhooks/${id}/deliveries`, { token: tokenOf('lead') })).json()) as { deliveries: Record<string, unknown>[] }).deliveries;
+  const deliveries = async (id: string) =>
+    ((await (await fx.api(`/api/spaces/notify/webhooks/${id}/deliveries`, { token: tokenOf('lead') })).json()) as { deliveries: Record<string, unknown>[] })
+      .deliveries;
 
   it('retries a receiver that fails twice with growing waits, and logs every attempt', async () => {
     fx = await startNotifyFixture({ notify: { webhookRetry: FAST_RETRY }, statuses: (_path, n) => (n <= 2 ? 503 : 200) });
@@ -25,7 +27,15 @@ describe('webhooks', () => {
     expect(JSON.parse(bodies[0].body.toString())).toMatchObject({
       event: 'proposal.pending',
       space: 'notify',
-      proposal: { id: proposal, proposer: 'agent', targets: ['tools'], method: 'tools/call', tool: 'read_note', arguments: { path: 'notes/a.md' }, risk: { risk_level: 'safe' } },
+      proposal: {
+        id: proposal,
+        proposer: 'agent',
+        targets: ['tools'],
+        method: 'tools/call',
+        tool: 'read_note',
+        arguments: { path: 'notes/a.md' },
+        risk: { risk_level: 'safe' },
+      },
       url: `${fx.gw.httpUrl('/spaces/notify')}#proposal=${proposal}`,
     });
     await fx.gw.notifications.idle();

@@ -62,7 +62,12 @@ export function slackWebhookBody(space: string, event: ProposalEvent, url: strin
       { type: 'section', text: { type: 'mrkdwn', text: `*${escapeSlack(headline)}*\n${escapeSlack(argumentSummary(proposal.arguments))}` } },
       {
         type: 'context',
-        elements: [{ type: 'mrkdwn', text: `${escapeSlack(space)} · ${escapeSlack(riskLabel(event.risk))} · to ${escapeSlack(proposal.targets.join(', ') || 'everyone')} · <${url}|open>` }],
+        elements: [
+          {
+            type: 'mrkdwn',
+            text: `${escapeSlack(space)} · ${escapeSlack(riskLabel(event.risk))} · to ${escapeSlack(proposal.targets.join(', ') || 'everyone')} · <${url}|open>`,
+          },
+        ],
       },
     ],
   };

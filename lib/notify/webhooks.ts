@@ -20,30 +20,36 @@ export class Webhooks {
   /** Adds a webhook; `alsoWrite` runs in the same transaction (its audit record). */
   add(input: WebhookInput, by: string, now: Date, alsoWrite: (webhook: Webhook) => void): Webhook {
     const webhook: Webhook = { id: randomUUID(), ...input, created_by: by, created_at: now.toISOString() };
-    this.db.transaction(() => {
-      const row = { space: this.space, ...webhook };
-      putNotifyRow(this.db, 'webhooks', row);
-      this.replicate?.('webhooks', webhook.id, row);
-      alsoWrite(webhook);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const row = { space: this.space, ...webhook };
+        putNotifyRow(this.db, 'webhooks', row);
+        this.replicate?.('webhooks', webhook.id, row);
+        alsoWrite(webhook);
+      })
+      .immediate();
     return webhook;
   }
 
   /** Removes a webhook and its log; undefined when there is none. */
   remove(id: string, alsoWrite: (webhook: Webhook) => void): Webhook | undefined {
-    return this.db.transaction(() => {
-      const webhook = this.get(id);
-      if (!webhook) return undefined;
-      this.db.prepare('DELETE FROM webhooks WHERE space = ? AND id = ?').run(this.space, id);
-      this.replicate?.('webhooks', id, undefined);
-      this.deleteDeliveries('DELETE FROM webhook_deliveries WHERE space = ? AND webhook_id = ? RETURNING id', id);
-      alsoWrite(webhook);
-      return webhook;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const webhook = this.get(id);
+        if (!webhook) return undefined;
+        this.db.prepare('DELETE FROM webhooks WHERE space = ? AND id = ?').run(this.space, id);
+        this.replicate?.('webhooks', id, undefined);
+        this.deleteDeliveries('DELETE FROM webhook_deliveries WHERE space = ? AND webhook_id = ? RETURNING id', id);
+        alsoWrite(webhook);
+        return webhook;
+      })
+      .immediate();
   }
 
   get(id: string): Webhook | undefined {
-    return this.db.prepare('SELECT id, url, format, created_by, created_at FROM webhooks WHERE space = ? AND id = ?').get(this.space, id) as Webhook | undefined;
+    return this.db.prepare('SELECT id, url, format, created_by, created_at FROM webhooks WHERE space = ? AND id = ?').get(this.space, id) as
+      | Webhook
+      | undefined;
   }
 
   all(): Webhook[] {
@@ -66,13 +72,18 @@ export class Webhooks {
 
   deliveries(id: string, limit = DELIVERY_LOG_LIMIT): WebhookDelivery[] {
     return this.db
-      .prepare('SELECT id, webhook_id, event, proposal_id, attempt, status, error, at, next_retry_at FROM webhook_deliveries WHERE space = ? AND webhook_id = ? ORDER BY id DESC LIMIT ?')
+      .prepare(
+        'SELECT id, webhook_id, event, proposal_id, attempt, status, error, at, next_retry_at FROM webhook_deliveries WHERE space = ? AND webhook_id = ? ORDER BY id DESC LIMIT ?',
+      )
       .all(this.space, id, limit) as WebhookDelivery[];
   }
 
   /** Runs a DELETE of this space's deliveries (`… RETURNING id`) and tells the replica which went. */
   private deleteDeliveries(sql: string, ...params: (string | number)[]): void {
-    const ids = this.db.prepare(sql).pluck().all(this.space, ...params) as number[];
+    const ids = this.db
+      .prepare(sql)
+      .pluck()
+      .all(this.space, ...params) as number[];
     for (const id of ids) this.replicate?.('webhook_deliveries', String(id), undefined);
   }
 }

@@ -38,9 +38,7 @@ describe('envelopeSchema', () => {
   });
 
   it('refuses another protocol version with a message naming both versions', () => {
-    expect(messagesOf({ ...valid, protocol: 'mew/v0.3' })).toEqual([
-      'protocol: unsupported protocol "mew/v0.3": this gateway speaks "mew/v0.4"',
-    ]);
+    expect(messagesOf({ ...valid, protocol: 'mew/v0.3' })).toEqual(['protocol: unsupported protocol "mew/v0.3": this gateway speaks "mew/v0.4"']);
   });
 
   it('requires protocol, id, ts, from and kind', () => {

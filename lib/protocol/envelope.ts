@@ -20,9 +20,7 @@ const envelopeShape = {
   /** MUST be `"mew/v0.4"` for this version (spec §3); v0.4 is not backward compatible (§6.1). */
   protocol: z.literal(PROTOCOL_VERSION, {
     error: (issue) =>
-      issue.input === undefined
-        ? undefined
-        : `unsupported protocol ${JSON.stringify(issue.input)}: this gateway speaks "${PROTOCOL_VERSION}"`,
+      issue.input === undefined ? undefined : `unsupported protocol ${JSON.stringify(issue.input)}: this gateway speaks "${PROTOCOL_VERSION}"`,
   }),
   /** Globally unique message id (e.g. UUIDv4). */
   id: nonEmptyString,
@@ -34,8 +32,7 @@ const envelopeShape = {
   to: z.array(nonEmptyString).optional(),
   /** Message type (see `KINDS`); the method of MCP messages is in `payload.method`. */
   kind: z.enum(KINDS, {
-    error: (issue) =>
-      typeof issue.input === 'string' ? `unknown kind ${JSON.stringify(issue.input)}` : undefined,
+    error: (issue) => (typeof issue.input === 'string' ? `unknown kind ${JSON.stringify(issue.input)}` : undefined),
   }),
   /** Ids of the messages this one relates to; always an array, even for a single value. */
   correlation_id: z.array(nonEmptyString).optional(),

@@ -31,9 +31,11 @@ export const ERROR_CODES = {
   invalid_cursor: 'An `after=` history cursor that is not one the gateway issued (`<epoch>-<seq>`, or `0` for the start).',
   invalid_rule: 'An approval rule that is malformed, has a bad pattern, or fails its own examples (`issues` says where).',
   unknown_rule: 'No approval rule with this id in the space.',
-  no_rule_supervisor: 'A rule created or changed in a space where nothing would apply it: its config turns the rule supervisor off (`automation.supervisor: false`), or the supervisor was kicked.',
+  no_rule_supervisor:
+    'A rule created or changed in a space where nothing would apply it: its config turns the rule supervisor off (`automation.supervisor: false`), or the supervisor was kicked.',
   invalid_budget: 'A participant budget that is malformed (`issues` says where): tokens and/or usd above 0.',
-  invalid_request: 'An HTTP request the gateway cannot read: a path that is not valid percent-encoding, a `coalesce=` that is not a number, or a malformed request.',
+  invalid_request:
+    'An HTTP request the gateway cannot read: a path that is not valid percent-encoding, a `coalesce=` that is not a number, or a malformed request.',
   // Notifications (Web Push, action links, webhooks).
   invalid_subscription: 'A push subscription that is malformed (`issues` says where), or whose endpoint is not allowed.',
   unknown_subscription: 'No push subscription of the caller with this endpoint in the space.',

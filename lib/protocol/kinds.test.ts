@@ -50,9 +50,15 @@ describe('kind families', () => {
   });
 
   it('lets a paused participant send only replies and cancellations', () => {
-    expect([...PAUSE_EXEMPT_KINDS].sort()).toEqual(
-      ['chat/acknowledge', 'chat/cancel', 'mcp/response', 'participant/compact-done', 'participant/status', 'reasoning/cancel', 'stream/close'],
-    );
+    expect([...PAUSE_EXEMPT_KINDS].sort()).toEqual([
+      'chat/acknowledge',
+      'chat/cancel',
+      'mcp/response',
+      'participant/compact-done',
+      'participant/status',
+      'reasoning/cancel',
+      'stream/close',
+    ]);
     expect(isPauseExemptKind('mcp/response')).toBe(true);
     expect(isPauseExemptKind('mcp/request')).toBe(false);
     expect(isPauseExemptKind('chat')).toBe(false);
@@ -67,12 +73,7 @@ describe('kind families', () => {
   });
 
   it('allows payload to be omitted only for resume, clear, restart and shutdown', () => {
-    expect([...OPTIONAL_PAYLOAD_KINDS].sort()).toEqual([
-      'participant/clear',
-      'participant/restart',
-      'participant/resume',
-      'participant/shutdown',
-    ]);
+    expect([...OPTIONAL_PAYLOAD_KINDS].sort()).toEqual(['participant/clear', 'participant/restart', 'participant/resume', 'participant/shutdown']);
   });
 });
 
@@ -88,7 +89,19 @@ describe('isRoutineFor (what a coalescing connection may receive batched)', () =
   it('sends at once what is addressed to me, my own echoes, and every other kind', () => {
     expect(isRoutineFor({ kind: 'chat', from, to: ['lead', 'human'] }, 'human')).toBe(false);
     expect(isRoutineFor({ kind: 'participant/status', from: 'human' }, 'human')).toBe(false);
-    for (const kind of ['mcp/proposal', 'mcp/withdraw', 'mcp/reject', 'mcp/request', 'mcp/response', 'system/error', 'system/welcome', 'capability/grant', 'capability/revoke', 'participant/pause', 'reasoning/start']) {
+    for (const kind of [
+      'mcp/proposal',
+      'mcp/withdraw',
+      'mcp/reject',
+      'mcp/request',
+      'mcp/response',
+      'system/error',
+      'system/welcome',
+      'capability/grant',
+      'capability/revoke',
+      'participant/pause',
+      'reasoning/start',
+    ]) {
       expect(isRoutineFor({ kind, from }, 'human')).toBe(false);
     }
   });

@@ -45,12 +45,9 @@ describe('parseEnvelope with spec examples', () => {
     },
   );
 
-  it.each(DESIGN_EXAMPLES.map((example) => [example.kind, example] as const))(
-    'accepts our gateway’s %s envelope',
-    (_kind, example) => {
-      expect(issuesOf(example)).toEqual([]);
-    },
-  );
+  it.each(DESIGN_EXAMPLES.map((example) => [example.kind, example] as const))('accepts our gateway’s %s envelope', (_kind, example) => {
+    expect(issuesOf(example)).toEqual([]);
+  });
 
   it('refuses a spec example without ts as a full envelope, saying ts is required', () => {
     expect(issuesOf(SPEC_EXAMPLES[0])).toEqual([{ path: ['ts'], message: 'Required' }]);
@@ -123,9 +120,7 @@ describe('parseEnvelope issues', () => {
   });
 
   it('refuses correlation_id given as a string', () => {
-    expect(issuesOf({ ...chat, correlation_id: 'env-1' })).toEqual([
-      { path: ['correlation_id'], message: 'Invalid input: expected array, received string' },
-    ]);
+    expect(issuesOf({ ...chat, correlation_id: 'env-1' })).toEqual([{ path: ['correlation_id'], message: 'Invalid input: expected array, received string' }]);
   });
 
   it.each([
@@ -155,9 +150,7 @@ describe('parseEnvelope issues', () => {
 
   it('refuses a timestamp that is not RFC 3339', () => {
     expect(issuesOf({ ...chat, ts: 1756216800000 }).map((issue) => issue.path)).toEqual([['ts']]);
-    expect(issuesOf({ ...chat, ts: '2025-08-26 14:00' })).toEqual([
-      { path: ['ts'], message: 'must be an RFC 3339 timestamp, e.g. "2025-08-26T14:00:00Z"' },
-    ]);
+    expect(issuesOf({ ...chat, ts: '2025-08-26 14:00' })).toEqual([{ path: ['ts'], message: 'must be an RFC 3339 timestamp, e.g. "2025-08-26T14:00:00Z"' }]);
   });
 
   it('puts payload issues under payload', () => {
@@ -180,9 +173,7 @@ describe('parseEnvelope issues', () => {
       kind: 'capability/grant',
       payload: { recipient: 'agent', capabilities: [{ kind: 'chat' }, { kind: 7 }] },
     };
-    expect(issuesOf(grant)).toEqual([
-      { path: ['payload', 'capabilities', 1, 'kind'], message: 'expected a kind pattern string or an array of them' },
-    ]);
+    expect(issuesOf(grant)).toEqual([{ path: ['payload', 'capabilities', 1, 'kind'], message: 'expected a kind pattern string or an array of them' }]);
   });
 
   it('explains a refine failure at the payload', () => {

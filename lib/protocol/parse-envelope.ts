@@ -13,9 +13,7 @@ export type ParseEnvelopeOptions = {
   inbound?: boolean;
 };
 
-export type ParseEnvelopeResult<E = AnyEnvelope> =
-  | { ok: true; envelope: E }
-  | { ok: false; issues: EnvelopeIssue[] };
+export type ParseEnvelopeResult<E = AnyEnvelope> = { ok: true; envelope: E } | { ok: false; issues: EnvelopeIssue[] };
 
 /**
  * Validates an envelope (already JSON-parsed) and its kind's payload, reporting every problem found.

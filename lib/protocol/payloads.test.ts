@@ -22,12 +22,9 @@ describe('payloadSchemas', () => {
     expect(KINDS.filter((kind) => !covered.has(kind))).toEqual([]);
   });
 
-  it.each(EXAMPLES.map((example) => [example.kind, example.id, example] as const))(
-    'accepts the %s payload of example %s',
-    (kind, _id, example) => {
-      expect(issuesOf(kind, example.payload)).toEqual([]);
-    },
-  );
+  it.each(EXAMPLES.map((example) => [example.kind, example.id, example] as const))('accepts the %s payload of example %s', (kind, _id, example) => {
+    expect(issuesOf(kind, example.payload)).toEqual([]);
+  });
 
   it.each(KINDS.map((kind) => [kind]))('lets unknown fields of a %s payload through untouched', (kind) => {
     const example = EXAMPLES.find((candidate) => candidate.kind === kind)!;
@@ -37,24 +34,18 @@ describe('payloadSchemas', () => {
     expect(result.data).toEqual(payload);
   });
 
-  it.each(KINDS.filter((kind) => !isOptionalPayloadKind(kind)).map((kind) => [kind]))(
-    'requires a payload object for %s',
-    (kind) => {
-      expect(payloadSchemas[kind].safeParse(undefined).success).toBe(false);
-      expect(payloadSchemas[kind].safeParse([]).success).toBe(false);
-      expect(payloadSchemas[kind].safeParse('text').success).toBe(false);
-    },
-  );
+  it.each(KINDS.filter((kind) => !isOptionalPayloadKind(kind)).map((kind) => [kind]))('requires a payload object for %s', (kind) => {
+    expect(payloadSchemas[kind].safeParse(undefined).success).toBe(false);
+    expect(payloadSchemas[kind].safeParse([]).success).toBe(false);
+    expect(payloadSchemas[kind].safeParse('text').success).toBe(false);
+  });
 
-  it.each(OPTIONAL_PAYLOAD_KINDS)(
-    'lets %s omit its payload or send an empty one',
-    (kind) => {
-      expect(payloadSchemas[kind].safeParse(undefined).success).toBe(true);
-      expect(payloadSchemas[kind].safeParse({}).success).toBe(true);
-      expect(payloadSchemas[kind].safeParse({ hint: 'warm' }).success).toBe(true);
-      expect(payloadSchemas[kind].safeParse('now').success).toBe(false);
-    },
-  );
+  it.each(OPTIONAL_PAYLOAD_KINDS)('lets %s omit its payload or send an empty one', (kind) => {
+    expect(payloadSchemas[kind].safeParse(undefined).success).toBe(true);
+    expect(payloadSchemas[kind].safeParse({}).success).toBe(true);
+    expect(payloadSchemas[kind].safeParse({ hint: 'warm' }).success).toBe(true);
+    expect(payloadSchemas[kind].safeParse('now').success).toBe(false);
+  });
 });
 
 describe('invalid payloads', () => {
@@ -80,7 +71,12 @@ describe('invalid payloads', () => {
     ['a capability/revoke without recipient', 'capability/revoke', { grant_id: 'grant-789' }, 'recipient'],
     ['a capability/grant-ack without status', 'capability/grant-ack', {}, 'status'],
     ['a space/invite without participant_id', 'space/invite', { initial_capabilities: [] }, 'participant_id'],
-    ['a space/invite with capabilities that are not an array', 'space/invite', { participant_id: 'x', initial_capabilities: { kind: 'chat' } }, 'initial_capabilities'],
+    [
+      'a space/invite with capabilities that are not an array',
+      'space/invite',
+      { participant_id: 'x', initial_capabilities: { kind: 'chat' } },
+      'initial_capabilities',
+    ],
     ['a space/invite-ack without participant_id', 'space/invite-ack', { status: 'created' }, 'participant_id'],
     ['a space/kick without participant_id', 'space/kick', { reason: 'spam' }, 'participant_id'],
     ['a participant/pause with a negative timeout', 'participant/pause', { timeout_seconds: -5 }, 'timeout_seconds'],
@@ -107,7 +103,12 @@ describe('invalid payloads', () => {
     ['a system/presence without participant', 'system/presence', { event: 'join' }, 'participant'],
     ['a system/welcome without your capabilities', 'system/welcome', { you: { id: 'a' }, participants: [] }, 'you.capabilities'],
     ['a system/welcome without participants', 'system/welcome', { you: { id: 'a', capabilities: [] } }, 'participants'],
-    ['a system/welcome with an active stream lacking owner', 'system/welcome', { you: { id: 'a', capabilities: [] }, participants: [], active_streams: [{ stream_id: 's', direction: 'upload', authorized_writers: [] }] }, 'active_streams.0.owner'],
+    [
+      'a system/welcome with an active stream lacking owner',
+      'system/welcome',
+      { you: { id: 'a', capabilities: [] }, participants: [], active_streams: [{ stream_id: 's', direction: 'upload', authorized_writers: [] }] },
+      'active_streams.0.owner',
+    ],
     ['a system/error without error', 'system/error', { message: 'oops' }, 'error'],
     ['a system/error with malformed issues', 'system/error', { error: 'invalid_envelope', issues: ['bad'] }, 'issues.0'],
   ];

@@ -1,18 +1,8 @@
 import type { z } from 'zod';
 import type { Kind } from './kinds';
-import {
-  capabilityGrantAckPayloadSchema,
-  capabilityGrantPayloadSchema,
-  capabilityRevokePayloadSchema,
-} from './capability-payloads';
+import { capabilityGrantAckPayloadSchema, capabilityGrantPayloadSchema, capabilityRevokePayloadSchema } from './capability-payloads';
 import { chatAcknowledgePayloadSchema, chatCancelPayloadSchema, chatPayloadSchema } from './chat-payloads';
-import {
-  mcpProposalPayloadSchema,
-  mcpRejectPayloadSchema,
-  mcpRequestPayloadSchema,
-  mcpResponsePayloadSchema,
-  mcpWithdrawPayloadSchema,
-} from './mcp-payloads';
+import { mcpProposalPayloadSchema, mcpRejectPayloadSchema, mcpRequestPayloadSchema, mcpResponsePayloadSchema, mcpWithdrawPayloadSchema } from './mcp-payloads';
 import {
   participantClearPayloadSchema,
   participantCompactDonePayloadSchema,

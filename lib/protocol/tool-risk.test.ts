@@ -7,7 +7,11 @@ const derived = { derived_from: 'mcp-annotations' };
 describe('securityFromAnnotations (the MCP annotation mapping)', () => {
   it('maps MCP hints to MGP risk, and an open world to the network side effect', () => {
     expect(securityFromAnnotations({ readOnlyHint: true })).toEqual({ risk_level: 'safe', ...derived });
-    expect(securityFromAnnotations({ readOnlyHint: false, destructiveHint: true })).toEqual({ risk_level: 'dangerous', confirmation_required: true, ...derived });
+    expect(securityFromAnnotations({ readOnlyHint: false, destructiveHint: true })).toEqual({
+      risk_level: 'dangerous',
+      confirmation_required: true,
+      ...derived,
+    });
     expect(securityFromAnnotations({ destructiveHint: true })).toEqual({ risk_level: 'dangerous', confirmation_required: true, ...derived });
     expect(securityFromAnnotations({ readOnlyHint: false, destructiveHint: false })).toEqual({ risk_level: 'moderate', ...derived });
     expect(securityFromAnnotations({ readOnlyHint: false })).toEqual({ risk_level: 'moderate', ...derived });
@@ -26,14 +30,28 @@ describe('securityFromAnnotations (the MCP annotation mapping)', () => {
 
 describe('toolRisk (the one tool-risk function)', () => {
   it('takes MGP security when the tool declares it, whatever its annotations say', () => {
-    expect(toolRisk({ security: { risk_level: 'safe', reversible: true }, annotations: { destructiveHint: true } })).toEqual({ risk_level: 'safe', reversible: true, source: 'security' });
+    expect(toolRisk({ security: { risk_level: 'safe', reversible: true }, annotations: { destructiveHint: true } })).toEqual({
+      risk_level: 'safe',
+      reversible: true,
+      source: 'security',
+    });
     expect(toolRisk({ annotations: { risk_level: 'dangerous', readOnlyHint: true, title: 'x' } })).toEqual({ risk_level: 'dangerous', source: 'annotations' });
   });
 
   it('else maps MCP annotations as the bridge does, else leaves the risk undeclared', () => {
     expect(toolRisk({ annotations: { readOnlyHint: true } })).toEqual({ risk_level: 'safe', ...derived, source: 'mcp-hints' });
-    expect(toolRisk({ annotations: { readOnlyHint: false, openWorldHint: true } })).toEqual({ risk_level: 'moderate', side_effects: ['network'], ...derived, source: 'mcp-hints' });
-    expect(toolRisk({ annotations: { destructiveHint: true } })).toEqual({ risk_level: 'dangerous', confirmation_required: true, ...derived, source: 'mcp-hints' });
+    expect(toolRisk({ annotations: { readOnlyHint: false, openWorldHint: true } })).toEqual({
+      risk_level: 'moderate',
+      side_effects: ['network'],
+      ...derived,
+      source: 'mcp-hints',
+    });
+    expect(toolRisk({ annotations: { destructiveHint: true } })).toEqual({
+      risk_level: 'dangerous',
+      confirmation_required: true,
+      ...derived,
+      source: 'mcp-hints',
+    });
     expect(toolRisk({})).toBeUndefined();
     expect(toolRisk({ security: {}, annotations: { title: 'X' } })).toBeUndefined();
   });

@@ -68,7 +68,11 @@ function mgpDeclared(value: unknown, source: 'security' | 'annotations'): ToolRi
   const { risk_level, confirmation_required, side_effects } = parsed.data;
   if (risk_level === undefined && confirmation_required === undefined && side_effects === undefined) return undefined;
   // MGP's own block keeps every field it declares (e.g. `reversible`); annotations hold unrelated MCP fields too.
-  const known = { ...(risk_level !== undefined && { risk_level }), ...(confirmation_required !== undefined && { confirmation_required }), ...(side_effects !== undefined && { side_effects }) };
+  const known = {
+    ...(risk_level !== undefined && { risk_level }),
+    ...(confirmation_required !== undefined && { confirmation_required }),
+    ...(side_effects !== undefined && { side_effects }),
+  };
   return { ...(source === 'security' ? parsed.data : known), source };
 }
 

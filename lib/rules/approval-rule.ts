@@ -33,7 +33,10 @@ export type ProposalFacts = z.input<typeof proposalFactsSchema>;
 export const TIMEOUT_ACTIONS = ['none', 'reject', 'escalate'] as const;
 
 export const proposalTimeoutSchema = z.strictObject({
-  after_seconds: z.number().positive().max(7 * 24 * 3600),
+  after_seconds: z
+    .number()
+    .positive()
+    .max(7 * 24 * 3600),
   action: z.enum(TIMEOUT_ACTIONS),
 });
 

@@ -9,11 +9,21 @@ function rule(input: ApprovalRuleInput): ApprovalRule {
   return { ...approvalRuleInputSchema.parse(input), id: `r${nextId++}`, version: 1, created_by: 'human', created_at: '2026-11-24T11:00:00Z' };
 }
 
-const write = (path: string, proposer = 'scribe') => ({ proposer, targets: ['files'], method: 'tools/call', tool: 'write_file', arguments: { path, content: 'x' } });
+const write = (path: string, proposer = 'scribe') => ({
+  proposer,
+  targets: ['files'],
+  method: 'tools/call',
+  tool: 'write_file',
+  arguments: { path, content: 'x' },
+});
 
 describe('RuleEngine', () => {
   it('matches on proposer, target, method, tool and arguments with the capability pattern language', () => {
-    const notes = rule({ name: 'notes', decision: 'approve', match: { proposer: 'scribe', target: 'files', tool: ['write_file', 'edit_file'], arguments: { path: 'notes/*' } } });
+    const notes = rule({
+      name: 'notes',
+      decision: 'approve',
+      match: { proposer: 'scribe', target: 'files', tool: ['write_file', 'edit_file'], arguments: { path: 'notes/*' } },
+    });
     const engine = new RuleEngine([notes]);
     expect(engine.decide(write('notes/a.md'), NOW)).toMatchObject({ decision: 'approve', rule: { id: notes.id } });
     expect(engine.decide(write('src/a.ts'), NOW).decision).toBe('none');
@@ -35,7 +45,10 @@ describe('RuleEngine', () => {
     const approve = rule({ name: 'all writes', decision: 'approve', match: { tool: 'write_file' } });
     const ask = rule({ name: 'config asks', decision: 'ask', match: { arguments: { path: 'config/*' } } });
     const reject = rule({ name: 'no secrets', decision: 'reject', reason: 'secrets stay put', match: { arguments: { path: '*.env' } } });
-    for (const order of [[approve, ask, reject], [reject, ask, approve]]) {
+    for (const order of [
+      [approve, ask, reject],
+      [reject, ask, approve],
+    ]) {
       const engine = new RuleEngine(order);
       expect(engine.decide(write('notes/a.md'), NOW).rule?.name).toBe('all writes');
       expect(engine.decide(write('config/app.yaml'), NOW).decision).toBe('ask');
@@ -74,7 +87,9 @@ describe('RuleEngine', () => {
   });
 
   it('decides in microseconds at a thousand rules', () => {
-    const rules = Array.from({ length: 1000 }, (_, i) => rule({ name: `r${i}`, decision: 'approve', match: { tool: `tool_${i}`, arguments: { path: `dir${i}/*` } } }));
+    const rules = Array.from({ length: 1000 }, (_, i) =>
+      rule({ name: `r${i}`, decision: 'approve', match: { tool: `tool_${i}`, arguments: { path: `dir${i}/*` } } }),
+    );
     const engine = new RuleEngine(rules);
     expect(engine.decide({ ...write('dir999/a'), tool: 'tool_999' }, NOW).rule?.name).toBe('r999');
   });
@@ -86,7 +101,10 @@ describe('validateRule', () => {
       ok: false,
       issues: expect.arrayContaining([expect.objectContaining({ path: ['name'] }), expect.objectContaining({ path: ['decision'] })]),
     });
-    expect(validateRule({ name: 'bad', decision: 'approve', match: { tool: '/(/' } })).toMatchObject({ ok: false, issues: [{ path: expect.arrayContaining(['match']) }] });
+    expect(validateRule({ name: 'bad', decision: 'approve', match: { tool: '/(/' } })).toMatchObject({
+      ok: false,
+      issues: [{ path: expect.arrayContaining(['match']) }],
+    });
     const examples = { match: [write('notes/a.md')], not_match: [write('notes/b.md'), write('src/c.ts')] };
     expect(validateRule({ name: 'notes', decision: 'approve', match: { arguments: { path: 'notes/*' } }, examples })).toEqual({
       ok: false,

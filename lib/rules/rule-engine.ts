@@ -1,6 +1,14 @@
 import { CapabilityError, compileCapability, type MessageMatcher } from '../capabilities';
 import { isDangerousRisk, type ToolSecurity } from '../protocol';
-import { proposalFactsSchema, approvalRuleInputSchema, RULE_DECISIONS, type ApprovalRule, type ApprovalRuleInput, type ProposalFacts, type RuleDecision } from './approval-rule';
+import {
+  proposalFactsSchema,
+  approvalRuleInputSchema,
+  RULE_DECISIONS,
+  type ApprovalRule,
+  type ApprovalRuleInput,
+  type ProposalFacts,
+  type RuleDecision,
+} from './approval-rule';
 
 /** One hour, the window of `max_per_hour`. */
 const QUOTA_WINDOW_MS = 60 * 60 * 1000;
@@ -47,7 +55,10 @@ interface CompiledRule {
   hits: number[];
 }
 
-const PRECEDENCE: Record<RuleDecision, number> = Object.fromEntries(RULE_DECISIONS.map((d, i) => [d, RULE_DECISIONS.length - i])) as Record<RuleDecision, number>;
+const PRECEDENCE: Record<RuleDecision, number> = Object.fromEntries(RULE_DECISIONS.map((d, i) => [d, RULE_DECISIONS.length - i])) as Record<
+  RuleDecision,
+  number
+>;
 
 /**
  * Compiles a rule's match into one precompiled matcher over a synthetic message: the proposal's facts as the payload
@@ -103,7 +114,10 @@ export function validateRule(input: unknown): { ok: true; rule: ApprovalRuleInpu
     return { ok: false, issues: [{ path: ['match', ...error.path.slice(1)], message: error.message }] };
   }
   const issues: RuleIssue[] = [];
-  for (const [key, expected] of [['match', true], ['not_match', false]] as const) {
+  for (const [key, expected] of [
+    ['match', true],
+    ['not_match', false],
+  ] as const) {
     parsed.data.examples?.[key].forEach((example, index) => {
       if (matchesFacts(matches, proposalFactsSchema.parse(example)) !== expected) {
         issues.push({ path: ['examples', key, index], message: expected ? 'the rule does not match this example' : 'the rule matches this example' });
@@ -129,13 +143,15 @@ export class RuleEngine {
   private readonly general: CompiledRule[] = [];
 
   constructor(rules: readonly ApprovalRule[]) {
-    this.compiled = rules.filter((rule) => rule.mode !== 'disabled').map((rule) => ({
-      rule,
-      matches: compileMatch(rule),
-      ...(globPrefix(rule.match.tool) && { toolPrefix: globPrefix(rule.match.tool) }),
-      ...(rule.expires_at !== undefined && { expiresAt: Date.parse(rule.expires_at) }),
-      hits: [],
-    }));
+    this.compiled = rules
+      .filter((rule) => rule.mode !== 'disabled')
+      .map((rule) => ({
+        rule,
+        matches: compileMatch(rule),
+        ...(globPrefix(rule.match.tool) && { toolPrefix: globPrefix(rule.match.tool) }),
+        ...(rule.expires_at !== undefined && { expiresAt: Date.parse(rule.expires_at) }),
+        hits: [],
+      }));
     for (const entry of this.compiled) {
       const tools = literalTools(entry.rule.match.tool);
       if (!tools) this.general.push(entry);

@@ -4,7 +4,13 @@ import { RuleEngine } from './rule-engine';
 import { describeMatch, narrowestMatch, shapeKey } from './rule-shape';
 import { approvalRuleInputSchema } from './approval-rule';
 
-const write = (args: Record<string, unknown>, proposer = 'scribe'): ProposalFacts => ({ proposer, targets: ['files'], method: 'tools/call', tool: 'write_file', arguments: args });
+const write = (args: Record<string, unknown>, proposer = 'scribe'): ProposalFacts => ({
+  proposer,
+  targets: ['files'],
+  method: 'tools/call',
+  tool: 'write_file',
+  arguments: args,
+});
 const LONG = 'x'.repeat(500);
 
 describe('narrowestMatch', () => {
@@ -31,7 +37,13 @@ describe('narrowestMatch', () => {
 
   it('matches what it was made from, and no other proposer or folder', () => {
     const proposals = [write({ path: 'notes/a.md', content: LONG }), write({ path: 'notes/b.md', content: 'short' })];
-    const rule = { ...approvalRuleInputSchema.parse({ name: 'learnt', decision: 'approve', match: narrowestMatch(proposals) }), id: 'r', version: 1, created_by: 'h', created_at: '' };
+    const rule = {
+      ...approvalRuleInputSchema.parse({ name: 'learnt', decision: 'approve', match: narrowestMatch(proposals) }),
+      id: 'r',
+      version: 1,
+      created_by: 'h',
+      created_at: '',
+    };
     const engine = new RuleEngine([rule]);
     for (const p of proposals) expect(engine.decide(p, 0).decision).toBe('approve');
     expect(engine.decide(write({ path: 'notes/new.md', content: 'y' }), 0).decision).toBe('approve');

@@ -88,7 +88,10 @@ export function narrowestMatch(proposals: readonly ProposalFacts[]): RuleMatch {
     const pinned: Record<string, unknown> = {};
     for (const key of Object.keys(args[0])) {
       if (!args.every((a) => key in a) || key.startsWith('$')) continue;
-      const pattern = argumentPattern(key, args.map((a) => a[key]));
+      const pattern = argumentPattern(
+        key,
+        args.map((a) => a[key]),
+      );
       if (pattern !== undefined) pinned[key] = pattern;
     }
     if (Object.keys(pinned).length > 0) match.arguments = pinned;
@@ -99,7 +102,9 @@ export function narrowestMatch(proposals: readonly ProposalFacts[]): RuleMatch {
 /** A match in a few words, e.g. `scribe → files · write_file · path notes/*`. */
 export function describeMatch(match: RuleMatch): string {
   const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
-  const who = [match.proposer !== undefined ? show(match.proposer) : 'anyone', match.target !== undefined ? show(match.target) : undefined].filter(Boolean).join(' → ');
+  const who = [match.proposer !== undefined ? show(match.proposer) : 'anyone', match.target !== undefined ? show(match.target) : undefined]
+    .filter(Boolean)
+    .join(' → ');
   const what = match.tool !== undefined ? show(match.tool) : match.method !== undefined ? show(match.method) : 'any call';
   const args = isObject(match.arguments)
     ? Object.entries(match.arguments).map(([key, value]) => `${key} ${show(value)}`)

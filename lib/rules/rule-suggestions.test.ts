@@ -44,7 +44,12 @@ describe('learning from human decisions', () => {
     expect(suggestRules(decisions)).toEqual([
       {
         key: expect.stringContaining('approve:'),
-        rule: { name: 'Approve scribe → files · write_file · path notes/*', decision: 'approve', mode: 'shadow', match: { proposer: 'scribe', target: 'files', method: 'tools/call', tool: 'write_file', arguments: { path: 'notes/*' } } },
+        rule: {
+          name: 'Approve scribe → files · write_file · path notes/*',
+          decision: 'approve',
+          mode: 'shadow',
+          match: { proposer: 'scribe', target: 'files', method: 'tools/call', tool: 'write_file', arguments: { path: 'notes/*' } },
+        },
         basedOn: [expect.objectContaining({ proposal: expect.objectContaining({ id: 'p3' }) }), expect.anything(), expect.anything()],
       },
     ]);
@@ -56,7 +61,13 @@ describe('learning from human decisions', () => {
   });
 
   it('previews a rule over recent proposals: how many it would have decided, and where a person decided otherwise', () => {
-    const rule = { ...approvalRuleInputSchema.parse({ name: 'writes', decision: 'approve', match: { tool: 'write_file' } }), id: 'w', version: 1, created_by: 'h', created_at: '' };
+    const rule = {
+      ...approvalRuleInputSchema.parse({ name: 'writes', decision: 'approve', match: { tool: 'write_file' } }),
+      id: 'w',
+      version: 1,
+      created_by: 'h',
+      created_at: '',
+    };
     const preview = previewRule(rule, space(HISTORY));
     expect(preview.considered).toBe(5);
     expect(preview.matched.map((p) => p.id)).toEqual(['p1', 'p2', 'p3', 'p5']);

@@ -15,8 +15,7 @@ export class EventHub<Events extends object> {
   private readonly listeners = new Map<keyof Events, Set<(value: never) => void>>();
 
   constructor(
-    private readonly onListenerError: (error: unknown, event: keyof Events) => void = (error) =>
-      console.error('[mew-sdk] listener failed:', error),
+    private readonly onListenerError: (error: unknown, event: keyof Events) => void = (error) => console.error('[mew-sdk] listener failed:', error),
   ) {}
 
   on<E extends keyof Events>(event: E, listener: (value: Events[E]) => void): Unsubscribe {

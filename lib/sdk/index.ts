@@ -17,7 +17,17 @@
  * me.chat.send('ready');
  */
 export { MEWClient } from './mew-client';
-export type { ClientEvents, CloseInfo, ConnectionStatus, JoinMode, MEWClientOptions, OutgoingEnvelope, SentEnvelope, StatusChange, Unacknowledged } from './mew-client';
+export type {
+  ClientEvents,
+  CloseInfo,
+  ConnectionStatus,
+  JoinMode,
+  MEWClientOptions,
+  OutgoingEnvelope,
+  SentEnvelope,
+  StatusChange,
+  Unacknowledged,
+} from './mew-client';
 export { MEWParticipant } from './mew-participant';
 export type { ControlHooks, McpRequestOptions, MEWParticipantOptions, ParticipantEvents } from './mew-participant';
 export type { McpCall } from './mcp-call';

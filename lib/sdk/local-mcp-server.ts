@@ -11,7 +11,6 @@ export const JSONRPC_ERROR_CODES = {
   resourceNotFound: -32002,
 } as const;
 
-
 /** Who is calling a tool, for tools that care. */
 export interface ToolCallContext {
   /** The participant whose `mcp/request` this is (the fulfiller, for a fulfilled proposal). */

@@ -27,7 +27,17 @@ async function gateway(options: { welcomeAfterMs?: number; handleProtocols?: Ser
   wss.on('connection', (ws) => {
     selected.push(ws.protocol);
     const welcome = () =>
-      ws.send(JSON.stringify({ protocol: 'mew/v0.4', id: randomUUID(), ts: new Date().toISOString(), from: 'system:gateway', to: ['alice'], kind: 'system/welcome', payload: { you: { id: 'alice', capabilities: [] }, participants: [] } }));
+      ws.send(
+        JSON.stringify({
+          protocol: 'mew/v0.4',
+          id: randomUUID(),
+          ts: new Date().toISOString(),
+          from: 'system:gateway',
+          to: ['alice'],
+          kind: 'system/welcome',
+          payload: { you: { id: 'alice', capabilities: [] }, participants: [] },
+        }),
+      );
     ws.on('message', (data) => {
       const frame = JSON.parse(String(data)) as Record<string, unknown>;
       frames.push(frame);

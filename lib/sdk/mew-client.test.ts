@@ -258,7 +258,17 @@ describe('MEWClient against the gateway', () => {
     deliver('not json');
     deliver(JSON.stringify({ kind: 'chat', payload: {} }));
     expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/not JSON/), expect.stringMatching(/invalid envelope/)]);
-    deliver(JSON.stringify({ protocol: 'mew/v0.4', id: 'w', ts: '2025-01-01T00:00:00Z', from: 'system:gateway', to: ['alice'], kind: 'system/welcome', payload: { you: { id: 'alice', capabilities: [] }, participants: [] } }));
+    deliver(
+      JSON.stringify({
+        protocol: 'mew/v0.4',
+        id: 'w',
+        ts: '2025-01-01T00:00:00Z',
+        from: 'system:gateway',
+        to: ['alice'],
+        kind: 'system/welcome',
+        payload: { you: { id: 'alice', capabilities: [] }, participants: [] },
+      }),
+    );
     expect(alice.status).toBe('ready');
   });
 
@@ -395,7 +405,15 @@ describe('MEWClient against the gateway', () => {
     bob.on('message', (env) => events.push(`${env.kind} ${env.cursor}`));
     bob.on('stream/data', ({ streamId, data }) => events.push(`#${streamId}#${data}`));
     const errors = recordEvents(bob, 'error');
-    const chat = (cursor: string, text: string) => ({ protocol: 'mew/v0.4', id: `id-${cursor}`, ts: new Date().toISOString(), from: 'alice', kind: 'chat', cursor, payload: { text } });
+    const chat = (cursor: string, text: string) => ({
+      protocol: 'mew/v0.4',
+      id: `id-${cursor}`,
+      ts: new Date().toISOString(),
+      from: 'alice',
+      kind: 'chat',
+      cursor,
+      payload: { text },
+    });
     leaky.inject(JSON.stringify([chat('e-1', 'one'), '#s1#token', chat('e-2', 'two'), 'not a frame', { kind: 'nonsense' }]));
     expect(events).toEqual(['chat e-1', '#s1#token', 'chat e-2']);
     expect(bob.cursor).toBe('e-2');

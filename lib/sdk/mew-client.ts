@@ -190,12 +190,7 @@ interface UnsettledSend {
 }
 
 /** Close codes after which reconnecting cannot help (see `ConnectionStatus`). */
-const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([
-  CLOSE_CODES.unauthorized,
-  CLOSE_CODES.kicked,
-  CLOSE_CODES.unknown_space,
-  CLOSE_CODES.replaced,
-]);
+const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_CODES.unauthorized, CLOSE_CODES.kicked, CLOSE_CODES.unknown_space, CLOSE_CODES.replaced]);
 
 /** RFC 6455: the peer vanished without a close frame; what we report when we give up on a connection ourselves. */
 const ABNORMAL_CLOSE = 1006;
@@ -440,10 +435,7 @@ export class MEWClient {
     const generation = ++this.generation;
     const current = () => generation === this.generation;
     this.setStatus('connecting');
-    this.attemptTimer = setTimeout(
-      () => this.dropConnection(`no welcome within ${this.connectTimeoutMs} ms`),
-      this.connectTimeoutMs,
-    );
+    this.attemptTimer = setTimeout(() => this.dropConnection(`no welcome within ${this.connectTimeoutMs} ms`), this.connectTimeoutMs);
     try {
       this.transport = this.createTransport(
         { url: this.connectionUrl(), ...(this.joinMode !== 'join-frame' && { token: this.options.token }) },

@@ -52,8 +52,18 @@ describe('MEWParticipant capabilities', () => {
 
   it('acknowledges a grant addressed to it and takes the fresh welcome’s capabilities', async () => {
     const updated = nextEvent(alice, 'capabilities', (caps) => caps.length === 5);
-    admin.send({ id: 'grant-1', kind: 'capability/grant', to: ['alice'], payload: { recipient: 'alice', capabilities: [{ kind: 'mcp/request', payload: { method: 'tools/call', params: { name: 'write_*' } } }] } });
-    expect(await admin.kind('capability/grant-ack')).toMatchObject({ from: 'alice', to: ['admin'], correlation_id: ['grant-1'], payload: { status: 'accepted' } });
+    admin.send({
+      id: 'grant-1',
+      kind: 'capability/grant',
+      to: ['alice'],
+      payload: { recipient: 'alice', capabilities: [{ kind: 'mcp/request', payload: { method: 'tools/call', params: { name: 'write_*' } } }] },
+    });
+    expect(await admin.kind('capability/grant-ack')).toMatchObject({
+      from: 'alice',
+      to: ['admin'],
+      correlation_id: ['grant-1'],
+      payload: { status: 'accepted' },
+    });
     await updated;
     expect(alice.canSend('mcp/request', WRITE)).toBe(true);
 

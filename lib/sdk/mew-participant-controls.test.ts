@@ -5,7 +5,16 @@ import { ParticipantPausedError, RequestCancelledError } from './sdk-errors';
 import { leakyTransport, nextEvent, participantFactory, recordEvents, rejectionOf } from './testing';
 
 const config = spaceConfig('controls', {
-  agent: [{ kind: 'chat' }, { kind: 'chat/*' }, { kind: 'mcp/proposal' }, { kind: 'mcp/withdraw' }, { kind: 'mcp/response' }, { kind: 'participant/status' }, { kind: 'participant/compact-done' }, { kind: 'reasoning/*' }],
+  agent: [
+    { kind: 'chat' },
+    { kind: 'chat/*' },
+    { kind: 'mcp/proposal' },
+    { kind: 'mcp/withdraw' },
+    { kind: 'mcp/response' },
+    { kind: 'participant/status' },
+    { kind: 'participant/compact-done' },
+    { kind: 'reasoning/*' },
+  ],
   // Controllable, but without chat/acknowledge: acknowledges a shutdown with a status.
   terse: [{ kind: 'participant/status' }],
   ops: [{ kind: 'participant/*' }, { kind: 'chat' }],
@@ -155,7 +164,12 @@ describe('MEWParticipant participant controls', () => {
     const onShutdown = vi.fn();
     const agent = await agentWith({ onShutdown });
     const id = control('participant/shutdown');
-    expect(await ops.next((f) => f.kind === 'chat/acknowledge')).toMatchObject({ from: 'agent', to: ['ops'], correlation_id: [id], payload: { status: 'shutting_down' } });
+    expect(await ops.next((f) => f.kind === 'chat/acknowledge')).toMatchObject({
+      from: 'agent',
+      to: ['ops'],
+      correlation_id: [id],
+      payload: { status: 'shutting_down' },
+    });
     const leave = await ops.next((f) => f.kind === 'system/presence' && f.payload.event === 'leave');
     expect(leave.payload.participant.id).toBe('agent');
     expect(onShutdown).toHaveBeenCalledOnce();
@@ -183,7 +197,17 @@ describe('MEWParticipant participant controls', () => {
     const agent = await participants.connect('agent', { transport, autoDiscovery: false });
     await vi.waitFor(() => expect(agent.participants.map((p) => p.id)).toContain('mallory'));
     const ignored = nextEvent(agent, 'control-ignored');
-    inject(JSON.stringify({ protocol: 'mew/v0.4', id: 'forged', ts: new Date().toISOString(), from: 'mallory', to: ['agent'], kind: 'participant/pause', payload: {} }));
+    inject(
+      JSON.stringify({
+        protocol: 'mew/v0.4',
+        id: 'forged',
+        ts: new Date().toISOString(),
+        from: 'mallory',
+        to: ['agent'],
+        kind: 'participant/pause',
+        payload: {},
+      }),
+    );
     expect((await ignored).reason).toBe('mallory is not known to hold a capability for participant/pause');
     expect(agent.controls.pause).toBeUndefined();
   });
@@ -193,7 +217,17 @@ describe('MEWParticipant participant controls', () => {
     const agent = await participants.connect('agent', { transport, autoDiscovery: false });
     const paused = nextEvent(agent, 'pause');
     const payload = { reason: 'budget_exhausted: 10 000 of 10 000 tokens' };
-    inject(JSON.stringify({ protocol: 'mew/v0.4', id: 'budget-pause', ts: new Date().toISOString(), from: 'system:gateway', to: ['agent'], kind: 'participant/pause', payload }));
+    inject(
+      JSON.stringify({
+        protocol: 'mew/v0.4',
+        id: 'budget-pause',
+        ts: new Date().toISOString(),
+        from: 'system:gateway',
+        to: ['agent'],
+        kind: 'participant/pause',
+        payload,
+      }),
+    );
     expect(await paused).toMatchObject({ by: 'system:gateway', pauseId: 'budget-pause', reason: payload.reason });
   });
 
@@ -202,7 +236,12 @@ describe('MEWParticipant participant controls', () => {
     const admin = await joinAs(gw, tokenOf('admin'), 'space=controls');
     const newcomer = await joinAs(gw, tokenOf('newcomer'), 'space=controls');
     await vi.waitFor(() => expect(agent.participants.map((p) => p.id)).toContain('newcomer'));
-    admin.send({ id: 'grant-1', kind: 'capability/grant', to: ['newcomer'], payload: { recipient: 'newcomer', capabilities: [{ kind: 'participant/pause' }] } });
+    admin.send({
+      id: 'grant-1',
+      kind: 'capability/grant',
+      to: ['newcomer'],
+      payload: { recipient: 'newcomer', capabilities: [{ kind: 'participant/pause' }] },
+    });
     await nextEvent(agent.client, 'capability/grant');
     newcomer.send({ id: 'pause-by-newcomer', kind: 'participant/pause', to: ['agent'], payload: {} });
     expect(await nextEvent(agent, 'pause')).toMatchObject({ by: 'newcomer', pauseId: 'pause-by-newcomer' });

@@ -36,7 +36,8 @@ describe('MEWParticipant tool discovery', () => {
       if (frame.kind !== 'mcp/request' || frame.payload.method !== 'tools/list') return;
       requests.push(frame);
       const payload = answer(frame, requests.length);
-      if (payload) client.send({ kind: 'mcp/response', to: [frame.from], correlation_id: [frame.id], payload: { jsonrpc: '2.0', id: frame.payload.id, ...payload } });
+      if (payload)
+        client.send({ kind: 'mcp/response', to: [frame.from], correlation_id: [frame.id], payload: { jsonrpc: '2.0', id: frame.payload.id, ...payload } });
     });
     return { client, requests };
   }

@@ -31,11 +31,19 @@ const config = spaceConfig('operate', {
 
 /** What each control sends, called through `operate`, and the envelope that must come of it (to `agent`). */
 const CONTROLS: [string, (operate: ParticipantOperate) => Operation, { kind: Kind; payload: unknown }][] = [
-  ['pause', (o) => o.pause('agent', { reason: 'maintenance', timeout_seconds: 30 }), { kind: 'participant/pause', payload: { reason: 'maintenance', timeout_seconds: 30 } }],
+  [
+    'pause',
+    (o) => o.pause('agent', { reason: 'maintenance', timeout_seconds: 30 }),
+    { kind: 'participant/pause', payload: { reason: 'maintenance', timeout_seconds: 30 } },
+  ],
   ['resume', (o) => o.resume('agent'), { kind: 'participant/resume', payload: {} }],
   ['requestStatus', (o) => o.requestStatus('agent', { fields: ['tokens'] }), { kind: 'participant/request-status', payload: { fields: ['tokens'] } }],
   ['forget', (o) => o.forget('agent', { direction: 'newest', entries: 3 }), { kind: 'participant/forget', payload: { direction: 'newest', entries: 3 } }],
-  ['compact', (o) => o.compact('agent', { reason: 'operator_request', target_tokens: 500 }), { kind: 'participant/compact', payload: { reason: 'operator_request', target_tokens: 500 } }],
+  [
+    'compact',
+    (o) => o.compact('agent', { reason: 'operator_request', target_tokens: 500 }),
+    { kind: 'participant/compact', payload: { reason: 'operator_request', target_tokens: 500 } },
+  ],
   ['clear', (o) => o.clear('agent'), { kind: 'participant/clear', payload: {} }],
   ['restart', (o) => o.restart('agent'), { kind: 'participant/restart', payload: {} }],
   ['shutdown', (o) => o.shutdown('agent'), { kind: 'participant/shutdown', payload: {} }],
@@ -91,7 +99,12 @@ describe('MEWParticipant.operate: every operator envelope the control room sends
     const grant = ops.operate.grant({ recipient: 'agent', capabilities, reason: 'discovery' });
     expect(grant.envelope).toMatchObject({ kind: 'capability/grant', to: ['agent'], payload: { recipient: 'agent', capabilities, reason: 'discovery' } });
     expect(await grant.accepted).toMatchObject({ id: grant.envelope.id, from: 'ops' });
-    expect(await grant.ack).toMatchObject({ kind: 'capability/grant-ack', from: 'agent', correlation_id: [grant.envelope.id], payload: { status: 'accepted' } });
+    expect(await grant.ack).toMatchObject({
+      kind: 'capability/grant-ack',
+      from: 'agent',
+      correlation_id: [grant.envelope.id],
+      payload: { status: 'accepted' },
+    });
     await widened;
     expect(agent.canSend('mcp/request', { method: 'tools/list' })).toBe(true);
 
@@ -163,7 +176,13 @@ describe('MEWParticipant.operate: every operator envelope the control room sends
     const reasoning = agent.reasoning.start({ message: 'thinking' });
     await nextEvent(ops.client, 'reasoning/start', (e) => e.id === reasoning.id);
     const { envelope, accepted } = ops.operate.cancelReasoning('agent', reasoning.id, { reason: 'cancelled by human' });
-    expect(envelope).toMatchObject({ kind: 'reasoning/cancel', to: ['agent'], context: reasoning.id, correlation_id: [reasoning.id], payload: { reason: 'cancelled by human' } });
+    expect(envelope).toMatchObject({
+      kind: 'reasoning/cancel',
+      to: ['agent'],
+      context: reasoning.id,
+      correlation_id: [reasoning.id],
+      payload: { reason: 'cancelled by human' },
+    });
     await accepted;
     await vi.waitFor(() => expect(reasoning.cancellation).toEqual({ by: 'ops', reason: 'cancelled by human' }));
   });

@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from '../gateway/testing';
 import type { MEWParticipant } from './mew-participant';
-import { CapabilityDeniedError, GatewayRefusalError, McpError, MewSdkError, ProposalRejectedError, RequestCancelledError, RequestTimeoutError } from './sdk-errors';
+import {
+  CapabilityDeniedError,
+  GatewayRefusalError,
+  McpError,
+  MewSdkError,
+  ProposalRejectedError,
+  RequestCancelledError,
+  RequestTimeoutError,
+} from './sdk-errors';
 import { leakyTransport, nextEvent, participantFactory, recordEvents, rejectionOf } from './testing';
 
 const participantsConfig = {
@@ -68,7 +76,8 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
 
   it('lets the fulfiller edit the call before approving it', async () => {
     human.on('proposal', (p) => {
-      if (p.state === 'pending') void human.proposals.fulfil(p.id, { call: { method: 'tools/call', params: { name: 'add', arguments: { a: 40, b: 2 } } } }).outcome;
+      if (p.state === 'pending')
+        void human.proposals.fulfil(p.id, { call: { method: 'tools/call', params: { name: 'add', arguments: { a: 40, b: 2 } } } }).outcome;
     });
     expect(await agent.mcpRequest('calc', ADD, 5000)).toEqual({ content: [{ type: 'text', text: '42' }] });
   });
@@ -145,7 +154,12 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
     const request = await rawcalc.kind('mcp/request');
     mallory.send({ kind: 'mcp/response', to: ['direct'], correlation_id: [request.id], payload: { jsonrpc: '2.0', id: request.payload.id, result: 'forged' } });
     await nextEvent(direct.client, 'mcp/response', (e) => e.from === 'mallory');
-    rawcalc.send({ kind: 'mcp/response', to: ['direct'], correlation_id: [request.id], payload: { jsonrpc: '2.0', id: request.payload.id, result: 'genuine' } });
+    rawcalc.send({
+      kind: 'mcp/response',
+      to: ['direct'],
+      correlation_id: [request.id],
+      payload: { jsonrpc: '2.0', id: request.payload.id, result: 'genuine' },
+    });
     expect(await result).toBe('genuine');
   });
 });
@@ -161,9 +175,13 @@ describe('MEWParticipant.mcpRequest: gateway refusals', () => {
 
   it('fails fast with the gateway’s system/error correlated to the request', async () => {
     gw = await startTestGateway(
-      spaceConfig('strict', { direct: [{ kind: 'mcp/request' }, { kind: 'chat' }], calc: [{ kind: 'mcp/response' }] }, {
-        limits: { rate_per_second: 0.5, rate_burst: 2 },
-      }),
+      spaceConfig(
+        'strict',
+        { direct: [{ kind: 'mcp/request' }, { kind: 'chat' }], calc: [{ kind: 'mcp/response' }] },
+        {
+          limits: { rate_per_second: 0.5, rate_burst: 2 },
+        },
+      ),
     );
     flooder = await joinAs(gw, tokenOf('calc'), 'space=strict');
     // Without retries: a rate-limited envelope is refused at once (retries are MEWClient's, tested there).

@@ -36,7 +36,10 @@ describe('MEWParticipant.sendAndAwait and decisions: one answer to "what became 
 
   it('rejects with the gateway’s refusal, naming the refusal envelope, and never resolves on it', async () => {
     const agent = await participants.connect('agent', { autoDiscovery: false });
-    const { envelope, reply } = agent.sendAndAwait({ kind: 'capability/grant', payload: { recipient: 'lead', capabilities: [{ kind: 'chat' }] } }, { replyKinds: [], timeoutMs: 3000 });
+    const { envelope, reply } = agent.sendAndAwait(
+      { kind: 'capability/grant', payload: { recipient: 'lead', capabilities: [{ kind: 'chat' }] } },
+      { replyKinds: [], timeoutMs: 3000 },
+    );
     const error = await rejectionOf(reply);
     expect(error).toBeInstanceOf(GatewayRefusalError);
     expect(error).toMatchObject({ code: 'capability_violation', envelopeId: expect.any(String) });

@@ -73,10 +73,9 @@ describe('MEWParticipant streams', () => {
     const [info] = await opened;
     expect(info.description).toBe(`reasoning ${reasoning.id}`);
     reasoning.thought('step 2');
-    await expect.poll(() => frames.filter((f) => f.streamId === info.id).map((f) => f.data)).toEqual([
-      JSON.stringify({ message: 'step 1' }),
-      JSON.stringify({ message: 'step 2' }),
-    ]);
+    await expect
+      .poll(() => frames.filter((f) => f.streamId === info.id).map((f) => f.data))
+      .toEqual([JSON.stringify({ message: 'step 1' }), JSON.stringify({ message: 'step 2' })]);
     expect(thoughts.map((t) => [t.context, t.payload.message])).toEqual([
       [reasoning.id, 'step 1'],
       [reasoning.id, 'step 2'],

@@ -47,7 +47,13 @@ describe('MEWParticipant telemetry', () => {
     const agent = new MEWParticipant({ gateway: 'ws://127.0.0.1:1/ws', space: 'telemetry', token: 't' });
     expect(agent.telemetry.statusPayload()).toEqual({ messages_in_context: 0, tokens: 0 });
     agent.telemetry.record({ tokens: 12_345, maxTokens: 20_000, messages: 128, latencyMs: 350 });
-    expect(agent.telemetry.statusPayload('thinking')).toEqual({ tokens: 12_345, max_tokens: 20_000, messages_in_context: 128, latency_ms: 350, status: 'thinking' });
+    expect(agent.telemetry.statusPayload('thinking')).toEqual({
+      tokens: 12_345,
+      max_tokens: 20_000,
+      messages_in_context: 128,
+      latency_ms: 350,
+      status: 'thinking',
+    });
     agent.telemetry.record({ tokens: 100 }); // omitted fields keep their values
     expect(agent.telemetry.statusPayload()).toMatchObject({ tokens: 100, messages_in_context: 128 });
   });

@@ -62,7 +62,9 @@ describe('MEWParticipant serving its tools and resources', () => {
   it('answers methods it has no tool for through onRequest (e.g. initialize); others are still not found', async () => {
     calc.disconnect();
     const onRequest = vi.fn((method: string) =>
-      method === 'initialize' ? { result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'calc', version: '1' } } } : undefined,
+      method === 'initialize'
+        ? { result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'calc', version: '1' } } }
+        : undefined,
     );
     await participants.connect('calc', { onRequest });
     expect((await call('init-1', 'initialize', { protocolVersion: '2025-06-18' })).payload).toEqual({

@@ -17,7 +17,7 @@ import type { ChatMessage } from './model/chat-slice';
 import { ContextTelemetry, type ContextUsage, type TelemetryOptions } from './context-telemetry';
 import { EventHub, type Unsubscribe } from './event-hub';
 import { AnsweredRequests } from './answered-requests';
-import { LocalMcpServer, type McpAnswer, type McpFallbackHandler, type McpRequestHandler, } from './local-mcp-server';
+import { LocalMcpServer, type McpAnswer, type McpFallbackHandler, type McpRequestHandler } from './local-mcp-server';
 import { McpRequestTracker } from './mcp-request-tracker';
 import { observed } from './observed';
 import { createOperate, OPERATOR_ENVELOPES } from './operate';
@@ -47,14 +47,7 @@ import type {
 } from './participant-namespaces';
 import { ReplyWaiter, type AwaitOptions } from './reply-waiter';
 import { randomUuid } from './random-uuid';
-import {
-  CapabilityDeniedError,
-  ConnectionClosedError,
-  GatewayRefusalError,
-  MewSdkError,
-  RequestCancelledError,
-  UnacknowledgedSendError,
-} from './sdk-errors';
+import { CapabilityDeniedError, ConnectionClosedError, GatewayRefusalError, MewSdkError, RequestCancelledError, UnacknowledgedSendError } from './sdk-errors';
 import type { StreamInfo } from './model/streams-slice';
 import { ToolDiscovery, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
 
@@ -641,7 +634,9 @@ export class MEWParticipant {
     const proposal = this.pendingProposal(proposalId);
     const to = [...(options.to ?? proposal.targets)];
     if (!to.length) throw new MewSdkError(`proposal ${proposalId} names no target to send the request to`);
-    const body = this.jsonRpc(options.call ?? { method: proposal.method, ...(proposal.params !== undefined && { params: proposal.params as McpCall['params'] }) });
+    const body = this.jsonRpc(
+      options.call ?? { method: proposal.method, ...(proposal.params !== undefined && { params: proposal.params as McpCall['params'] }) },
+    );
     if (!this.canSend('mcp/request', body)) throw new CapabilityDeniedError('mcp/request');
     const { envelope, result } = this.sendTracked('mcp/request', to, body, options.timeoutMs ?? this.requestTimeoutMs, [proposalId]);
     return { envelope, outcome: observed(result) };
@@ -716,7 +711,10 @@ export class MEWParticipant {
     correlationId?: string[],
     signal?: AbortSignal,
   ): { envelope: SentEnvelope; result: Promise<unknown> } {
-    const { envelope, reply } = this.sendAndAwait({ kind, to, ...(correlationId && { correlation_id: correlationId }), payload }, { replyKinds: [], timeoutMs });
+    const { envelope, reply } = this.sendAndAwait(
+      { kind, to, ...(correlationId && { correlation_id: correlationId }), payload },
+      { replyKinds: [], timeoutMs },
+    );
     const withdraw = (reason: string) => this.sendQuietly(withdrawal(envelope.id, reason));
     const result = this.requests.track(envelope.id, {
       mode: kind === 'mcp/proposal' ? 'proposal' : 'request',

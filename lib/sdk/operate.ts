@@ -37,7 +37,13 @@ export const OPERATOR_ENVELOPES = {
   restart: (target, payload = {}) => ({ kind: 'participant/restart', to: [target], payload }),
   shutdown: (target, payload = {}) => ({ kind: 'participant/shutdown', to: [target], payload }),
   // Spec §3.5.5: `context` MUST reference the `reasoning/start`.
-  cancelReasoning: (owner, reasoningId, payload = {}) => ({ kind: 'reasoning/cancel', to: [owner], context: reasoningId, correlation_id: [reasoningId], payload }),
+  cancelReasoning: (owner, reasoningId, payload = {}) => ({
+    kind: 'reasoning/cancel',
+    to: [owner],
+    context: reasoningId,
+    correlation_id: [reasoningId],
+    payload,
+  }),
 } satisfies { [A in OperatorAction]: (...args: OperateArgs<A>) => OutgoingEnvelope };
 
 /**

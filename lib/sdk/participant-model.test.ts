@@ -10,7 +10,11 @@ const proposal = (from = 'agent') => envelope('mcp/proposal', from, { to: ['calc
 const welcome = (me: string, others: string[]) =>
   envelope('system/welcome', 'system:gateway', {
     to: [me],
-    payload: { you: { id: me, capabilities: [{ kind: '*' }] }, participants: others.map((id) => ({ id, capabilities: [{ kind: 'chat' }] })), active_streams: [] },
+    payload: {
+      you: { id: me, capabilities: [{ kind: '*' }] },
+      participants: others.map((id) => ({ id, capabilities: [{ kind: 'chat' }] })),
+      active_streams: [],
+    },
   });
 const NOW = Date.parse('2025-01-01T00:00:01Z');
 
@@ -28,7 +32,11 @@ describe('ParticipantModel: the space model’s reducers as the SDK’s views', 
     expect(m.observe(p, NOW).proposals.map((x) => [x.id, x.state])).toEqual([[p.id, 'pending']]);
     const fulfilment = envelope('mcp/request', 'human', { to: ['calc'], correlation_id: [p.id], payload: { method: 'tools/call' } });
     expect(m.observe(fulfilment, NOW).proposals.map((x) => x.state)).toEqual(['fulfilled']);
-    const result = envelope('mcp/response', 'calc', { to: ['human'], correlation_id: [fulfilment.id], payload: { jsonrpc: '2.0', id: 1, result: { content: [] } } });
+    const result = envelope('mcp/response', 'calc', {
+      to: ['human'],
+      correlation_id: [fulfilment.id],
+      payload: { jsonrpc: '2.0', id: 1, result: { content: [] } },
+    });
     expect(m.observe(result, NOW).proposals.map((x) => x.state)).toEqual(['completed']);
     expect(m.proposal(p.id)?.fulfilment?.by).toBe('human');
   });

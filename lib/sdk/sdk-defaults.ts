@@ -111,5 +111,3 @@ export const TELEMETRY_SOFT_LIMIT_RATIO = 0.9;
 
 /** The soft-limit alarm re-arms only after usage drops below this share, so it does not fire on every token. */
 export const TELEMETRY_REARM_RATIO = 0.8;
-
-

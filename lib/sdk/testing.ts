@@ -26,12 +26,7 @@ export function nextEvent<E extends keyof ParticipantEvents>(
   predicate?: (value: ParticipantEvents[E]) => boolean,
   timeoutMs?: number,
 ): Promise<ParticipantEvents[E]>;
-export function nextEvent(
-  source: unknown,
-  event: string,
-  predicate: (value: unknown) => boolean = () => true,
-  timeoutMs = 3000,
-): Promise<unknown> {
+export function nextEvent(source: unknown, event: string, predicate: (value: unknown) => boolean = () => true, timeoutMs = 3000): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();

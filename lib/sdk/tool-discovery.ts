@@ -1,13 +1,7 @@
 import { parseToolsListResult, type ListedTool } from '../protocol';
 import { backoffDelay, type Backoff } from './backoff';
 import { JSONRPC_ERROR_CODES } from './local-mcp-server';
-import {
-  DISCOVERY_MAX_ATTEMPTS,
-  DISCOVERY_RETRY_BASE_DELAY_MS,
-  DISCOVERY_RETRY_EXPONENT,
-  DISCOVERY_TIMEOUT_MS,
-  DISCOVERY_TTL_MS,
-} from './sdk-defaults';
+import { DISCOVERY_MAX_ATTEMPTS, DISCOVERY_RETRY_BASE_DELAY_MS, DISCOVERY_RETRY_EXPONENT, DISCOVERY_TIMEOUT_MS, DISCOVERY_TTL_MS } from './sdk-defaults';
 import { CapabilityDeniedError, McpError } from './sdk-errors';
 
 export type DiscoveryState = 'not_started' | 'in_progress' | 'completed' | 'failed' | 'no_tools';

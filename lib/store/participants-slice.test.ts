@@ -32,7 +32,11 @@ describe('participants', () => {
       ['human', true],
     ]);
     s = applyEnvelopes(s, [presence('new-agent', 'join', 100), presence('agent-1', 'leave', 200)], NOW);
-    expect(s.participants.byId.get('new-agent')!).toMatchObject({ online: true, joinedAt: T0 + 100, capabilities: [{ kind: 'mcp/proposal' }, { kind: 'chat' }] });
+    expect(s.participants.byId.get('new-agent')!).toMatchObject({
+      online: true,
+      joinedAt: T0 + 100,
+      capabilities: [{ kind: 'mcp/proposal' }, { kind: 'chat' }],
+    });
     expect(s.participants.byId.get('agent-1')!).toMatchObject({ online: false, leftAt: T0 + 200, lastSeen: T0 + 200 });
     expect(participantList(s).map((p) => p.id)).toEqual(['agent-2', 'human', 'new-agent', 'agent-1']);
   });
@@ -43,7 +47,11 @@ describe('participants', () => {
     const revoke = (id: string, payload: Record<string, unknown>, at: number) =>
       env({ id, at, from: 'human', to: ['agent-1'], kind: 'capability/revoke', payload: { recipient: 'agent-1', ...payload } });
     const effective = (s: SpaceState) => s.participants.byId.get('agent-1')!.effective.all;
-    let s = run([welcome('human', ['agent-1']), grant('g-1', [{ kind: 'reasoning/*' }], 10), grant('g-2', [{ kind: 'mcp/request' }, { kind: 'stream/request' }], 20)]);
+    let s = run([
+      welcome('human', ['agent-1']),
+      grant('g-1', [{ kind: 'reasoning/*' }], 10),
+      grant('g-2', [{ kind: 'mcp/request' }, { kind: 'stream/request' }], 20),
+    ]);
     expect(effective(s)).toEqual([{ kind: 'mcp/proposal' }, { kind: 'chat' }, { kind: 'reasoning/*' }, { kind: 'mcp/request' }, { kind: 'stream/request' }]);
     s = applyEnvelopes(s, [revoke('r-1', { grant_id: 'g-1' }, 30), revoke('r-2', { capabilities: [{ kind: 'mcp/*' }] }, 40)], NOW);
     expect(effective(s)).toEqual([{ kind: 'chat' }, { kind: 'stream/request' }]); // mcp/* covered a reported and a granted one
@@ -60,7 +68,14 @@ describe('participants', () => {
 
   it('replaces my capabilities with a later welcome and marks those missing from it as gone', () => {
     let s = run([welcome('human', ['agent-1', 'agent-2'], 0)]);
-    s = applyEnvelope(s, { ...welcome('human', ['agent-2'], 5_000), payload: { you: { id: 'human', capabilities: [{ kind: 'chat' }] }, participants: [{ id: 'agent-2' }] } } as StoreEnvelope, NOW);
+    s = applyEnvelope(
+      s,
+      {
+        ...welcome('human', ['agent-2'], 5_000),
+        payload: { you: { id: 'human', capabilities: [{ kind: 'chat' }] }, participants: [{ id: 'agent-2' }] },
+      } as StoreEnvelope,
+      NOW,
+    );
     expect(s.connection.capabilities).toEqual([{ kind: 'chat' }]);
     expect(s.participants.byId.get('agent-1')!.online).toBe(false);
     // A replayed older welcome does not bring the old capabilities back.
@@ -80,7 +95,13 @@ describe('participants', () => {
       welcome('human', ['agent-1']),
       env({ id: 'pause-1', at: 1_000, from: 'human', to: ['agent-1'], kind: 'participant/pause', payload: { reason: 'rate_limit', timeout_seconds: 60 } }),
     ]);
-    expect(s.participants.byId.get('agent-1')!.paused).toEqual({ controlId: 'pause-1', by: 'human', since: T0 + 1_000, until: T0 + 61_000, reason: 'rate_limit' });
+    expect(s.participants.byId.get('agent-1')!.paused).toEqual({
+      controlId: 'pause-1',
+      by: 'human',
+      since: T0 + 1_000,
+      until: T0 + 61_000,
+      reason: 'rate_limit',
+    });
     s = applyTick(s, T0 + 60_999);
     expect(s.participants.byId.get('agent-1')!.paused).toBeDefined();
     s = applyTick(s, T0 + 61_000);
@@ -106,7 +127,9 @@ describe('participants', () => {
   });
 
   it('correlates control replies: compact → interim status → compact-done (spec §3.9.6–3.9.7)', () => {
-    let s = run([env({ id: 'compact-1', from: 'human', to: ['agent-1'], kind: 'participant/compact', payload: { reason: 'token_pressure', target_tokens: 16000 } })]);
+    let s = run([
+      env({ id: 'compact-1', from: 'human', to: ['agent-1'], kind: 'participant/compact', payload: { reason: 'token_pressure', target_tokens: 16000 } }),
+    ]);
     s = applyEnvelope(s, status('st-1', 'agent-1', { status: 'compacting' }, 5), NOW);
     // An uncorrelated status is not a reply.
     expect(s.participants.byId.get('agent-1')!.lastControl?.replies).toEqual([]);
@@ -114,7 +137,15 @@ describe('participants', () => {
     expect(s.participants.byId.get('agent-1')!.lastControl).toMatchObject({ completed: false, replies: [{ id: 'st-2', kind: 'participant/status' }] });
     s = applyEnvelope(
       s,
-      env({ id: 'compact-done-1', at: 10, from: 'agent-1', to: ['human'], kind: 'participant/compact-done', correlation_id: ['compact-1'], payload: { freed_tokens: 2048, freed_messages: 12, status: 'compacted' } }),
+      env({
+        id: 'compact-done-1',
+        at: 10,
+        from: 'agent-1',
+        to: ['human'],
+        kind: 'participant/compact-done',
+        correlation_id: ['compact-1'],
+        payload: { freed_tokens: 2048, freed_messages: 12, status: 'compacted' },
+      }),
       NOW,
     );
     expect(s.participants.byId.get('agent-1')!.lastControl).toMatchObject({ id: 'compact-1', completed: true, completedAt: T0 + 10 });
@@ -134,12 +165,21 @@ describe('participants', () => {
       ],
       NOW,
     );
-    expect(s.participants.byId.get('agent-1')!.lastControl).toMatchObject({ id: 'clear-1', completed: true, replies: [{ id: 'ack-1', kind: 'chat/acknowledge' }] });
+    expect(s.participants.byId.get('agent-1')!.lastControl).toMatchObject({
+      id: 'clear-1',
+      completed: true,
+      replies: [{ id: 'ack-1', kind: 'chat/acknowledge' }],
+    });
   });
 
   it('records invites and kicks', () => {
     const s = run([
-      env({ id: 'invite-123', from: 'admin', kind: 'space/invite', payload: { participant_id: 'new-agent', initial_capabilities: [{ kind: 'chat' }], reason: 'analysis' } }),
+      env({
+        id: 'invite-123',
+        from: 'admin',
+        kind: 'space/invite',
+        payload: { participant_id: 'new-agent', initial_capabilities: [{ kind: 'chat' }], reason: 'analysis' },
+      }),
       env({ id: 'kick-456', at: 10, from: 'admin', kind: 'space/kick', payload: { participant_id: 'bad-agent', reason: 'violations' } }),
     ]);
     expect(s.participants.byId.get('new-agent')!).toMatchObject({ online: false, invited: { id: 'invite-123', by: 'admin', reason: 'analysis' } });

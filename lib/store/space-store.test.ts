@@ -45,7 +45,9 @@ describe('createSpaceStore', () => {
     expect(before.log.total).toBe(session.length);
 
     // Only what is new is applied.
-    store.getState().ingestMany([...session, env({ id: 'rt-2', at: 90, from: 'agent-1', kind: 'reasoning/thought', context: 'rs', payload: { message: 'step 2' } })]);
+    store
+      .getState()
+      .ingestMany([...session, env({ id: 'rt-2', at: 90, from: 'agent-1', kind: 'reasoning/thought', context: 'rs', payload: { message: 'step 2' } })]);
     expect(listener).toHaveBeenCalledTimes(1);
     expect(store.getState().reasoning.byId.get('rs')!.thoughts).toHaveLength(2);
     expect(store.getState().log.total).toBe(session.length + 1);
@@ -73,12 +75,28 @@ describe('createSpaceStore', () => {
   it('reduces whatever valid envelope the client delivers, odd loose fields included, and survives garbage stream frames', () => {
     const store = createSpaceStore({ me: 'human' });
     store.getState().ingestMany(session);
-    const junk: unknown[] = [undefined, null, 42, 'text', [], {}, { you: 'x', participants: 'y', participant: 7, capabilities: {}, tools: 3, text: '', result: 5 }];
+    const junk: unknown[] = [
+      undefined,
+      null,
+      42,
+      'text',
+      [],
+      {},
+      { you: 'x', participants: 'y', participant: 7, capabilities: {}, tools: 3, text: '', result: 5 },
+    ];
     let delivered = 0;
     let n = 0;
     for (const kind of KINDS) {
       for (const payload of junk) {
-        const e = env({ id: `junk-${n++}`, from: 'agent-1', to: ['human'], kind, correlation_id: ['p-2', 'f-1', 'rs', 'c-1'], context: 'rs', payload: payload as never });
+        const e = env({
+          id: `junk-${n++}`,
+          from: 'agent-1',
+          to: ['human'],
+          kind,
+          correlation_id: ['p-2', 'f-1', 'rs', 'c-1'],
+          context: 'rs',
+          payload: payload as never,
+        });
         // MEWClient validates every frame once, on arrival: what fails here never reaches the model.
         if (!parseEnvelope(e).ok) continue;
         delivered++;
@@ -150,18 +168,28 @@ describe('createSpaceStore', () => {
     expect(store.getState().proposals.byId.size).toBe(3_000);
     expect(store.getState().reasoning.byId.size).toBe(3_000);
     // Once they settle, the cap applies again at the next insertion past the threshold.
-    store.getState().ingestMany(Array.from({ length: 3_000 }, (_, i) => env({ id: `w-${i}`, at: 5_000, from: 'runaway', kind: 'mcp/withdraw', correlation_id: [`p-${i}`] })));
+    store
+      .getState()
+      .ingestMany(Array.from({ length: 3_000 }, (_, i) => env({ id: `w-${i}`, at: 5_000, from: 'runaway', kind: 'mcp/withdraw', correlation_id: [`p-${i}`] })));
     store.getState().ingestMany(Array.from({ length: 400 }, (_, i) => proposal(`q-${i}`, 'runaway', 'fs', 'rm', {}, 6_000 + i)));
     expect(store.getState().proposals.byId.size).toBeLessThanOrEqual(400 + 10);
     expect(pendingProposals(store.getState())).toHaveLength(400);
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
-  it('takes 500 envelopes per second cheaply: 20 000 envelopes through the log\'s cap', () => {
+  it("takes 500 envelopes per second cheaply: 20 000 envelopes through the log's cap", () => {
     const store = createSpaceStore({ me: 'human' });
     const started = performance.now();
     for (let i = 0; i < 20_000; i++) {
-      store.getState().ingest(env({ id: `m-${i}`, at: i, from: `agent-${i % 5}`, kind: i % 10 === 0 ? 'participant/status' : 'chat', payload: { text: `message ${i}`, tokens: i, max_tokens: 50_000, messages_in_context: i } }));
+      store.getState().ingest(
+        env({
+          id: `m-${i}`,
+          at: i,
+          from: `agent-${i % 5}`,
+          kind: i % 10 === 0 ? 'participant/status' : 'chat',
+          payload: { text: `message ${i}`, tokens: i, max_tokens: 50_000, messages_in_context: i },
+        }),
+      );
     }
     const elapsed = performance.now() - started;
     expect(store.getState().log).toMatchObject({ size: LOG_CAP, evicted: 20_000 - LOG_CAP, total: 20_000 });

@@ -47,7 +47,12 @@ describe('telemetry', () => {
 
   it('bounds the series and keeps it in time order when a catch-up replays older statuses', () => {
     const s = run(
-      [status('s3', 'a', { tokens: 3 }, 3000), status('s1', 'a', { tokens: 1 }, 1000), status('s4', 'a', { tokens: 4 }, 4000), status('s2', 'a', { tokens: 2 }, 2000)],
+      [
+        status('s3', 'a', { tokens: 3 }, 3000),
+        status('s1', 'a', { tokens: 1 }, 1000),
+        status('s4', 'a', { tokens: 4 }, 4000),
+        status('s2', 'a', { tokens: 2 }, 2000),
+      ],
       T0,
       { telemetryCap: 3 },
     );

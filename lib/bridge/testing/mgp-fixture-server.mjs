@@ -5,7 +5,12 @@ import { createInterface } from 'node:readline';
 
 const hang = process.argv.includes('--hang');
 const tools = [
-  { name: 'echo', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false, destructiveHint: true }, security: { risk_level: 'safe', side_effects: [] } },
+  {
+    name: 'echo',
+    inputSchema: { type: 'object' },
+    annotations: { readOnlyHint: false, destructiveHint: true },
+    security: { risk_level: 'safe', side_effects: [] },
+  },
   { name: 'busy', inputSchema: { type: 'object' } },
   { name: 'add_tool', inputSchema: { type: 'object' }, annotations: { readOnlyHint: false } },
 ];
@@ -17,7 +22,14 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   switch (method) {
     case 'initialize': {
       const mgp = params.capabilities?.mgp && { version: '0.5.2', extensions: ['security', 'error_handling', 'audit'] };
-      return write({ id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: { listChanged: true }, ...(mgp && { mgp }) }, serverInfo: { name: 'mgp-fixture', version: '1.0.0' } } });
+      return write({
+        id,
+        result: {
+          protocolVersion: params.protocolVersion,
+          capabilities: { tools: { listChanged: true }, ...(mgp && { mgp }) },
+          serverInfo: { name: 'mgp-fixture', version: '1.0.0' },
+        },
+      });
     }
     case 'tools/list':
       return write({ id, result: { tools } });

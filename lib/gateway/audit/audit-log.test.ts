@@ -5,7 +5,15 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUDIT_GENESIS_HASH, hashAuditEvent } from './audit-chain';
 import type { AuditRecord } from './audit-event';
-import { AUDIT_FLUSH_INTERVAL_MS, AUDIT_MAX_BATCH, AUDIT_QUERY_DEFAULT_LIMIT, AUDIT_QUERY_MAX_LIMIT, AUDIT_TABLE, AuditLog, type AuditLogOptions } from './audit-log';
+import {
+  AUDIT_FLUSH_INTERVAL_MS,
+  AUDIT_MAX_BATCH,
+  AUDIT_QUERY_DEFAULT_LIMIT,
+  AUDIT_QUERY_MAX_LIMIT,
+  AUDIT_TABLE,
+  AuditLog,
+  type AuditLogOptions,
+} from './audit-log';
 
 let dir: string;
 let file: string;
@@ -58,8 +66,18 @@ describe('AuditLog: open', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const raw = openRaw(true);
     expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    const indexes = (raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).all(AUDIT_TABLE) as { name: string }[]).map((r) => r.name);
-    expect(indexes).toEqual(expect.arrayContaining([`${AUDIT_TABLE}_space_id`, `${AUDIT_TABLE}_space_type`, `${AUDIT_TABLE}_space_actor`, `${AUDIT_TABLE}_space_subject`, `${AUDIT_TABLE}_ts`]));
+    const indexes = (raw.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?`).all(AUDIT_TABLE) as { name: string }[]).map(
+      (r) => r.name,
+    );
+    expect(indexes).toEqual(
+      expect.arrayContaining([
+        `${AUDIT_TABLE}_space_id`,
+        `${AUDIT_TABLE}_space_type`,
+        `${AUDIT_TABLE}_space_actor`,
+        `${AUDIT_TABLE}_space_subject`,
+        `${AUDIT_TABLE}_ts`,
+      ]),
+    );
   });
 
   it('refuses a file written by a newer schema version', () => {
@@ -82,7 +100,14 @@ describe('AuditLog: record and query', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-03-01T10:00:00.000Z'));
     const log = openLog();
-    log.record({ space: 's1', type: 'ACCESS_GRANTED', actor: 'alice', subject: 'bob', envelope_id: 'env-1', details: { capabilities: [{ kind: 'chat' }], reason: 'helps' } });
+    log.record({
+      space: 's1',
+      type: 'ACCESS_GRANTED',
+      actor: 'alice',
+      subject: 'bob',
+      envelope_id: 'env-1',
+      details: { capabilities: [{ kind: 'chat' }], reason: 'helps' },
+    });
     log.record({ space: 's1', type: 'PARTICIPANT_LEFT', actor: 'bob' });
     const [grant, left] = log.query({ space: 's1' });
     expect(grant).toEqual({
@@ -97,7 +122,16 @@ describe('AuditLog: record and query', () => {
       prev_hash: AUDIT_GENESIS_HASH,
       hash: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
-    expect(left).toEqual({ id: 2, ts: '2026-03-01T10:00:00.000Z', space: 's1', type: 'PARTICIPANT_LEFT', actor: 'bob', details: {}, prev_hash: grant.hash, hash: expect.any(String) });
+    expect(left).toEqual({
+      id: 2,
+      ts: '2026-03-01T10:00:00.000Z',
+      space: 's1',
+      type: 'PARTICIPANT_LEFT',
+      actor: 'bob',
+      details: {},
+      prev_hash: grant.hash,
+      hash: expect.any(String),
+    });
   });
 
   it('normalises a given ts to UTC ISO, and keeps an unparseable one in details rather than losing the event', () => {
@@ -186,7 +220,12 @@ describe('AuditLog: record and query', () => {
 
   it('never stores secrets in details, at any depth', () => {
     const log = openLog();
-    log.record(ev({ type: 'PARTICIPANT_INVITED', details: { token: 'secret-token-q7', nested: { Authorization: 'Bearer secret-bearer-q8', keep: 1 }, capabilities: [] } }));
+    log.record(
+      ev({
+        type: 'PARTICIPANT_INVITED',
+        details: { token: 'secret-token-q7', nested: { Authorization: 'Bearer secret-bearer-q8', keep: 1 }, capabilities: [] },
+      }),
+    );
     const [event] = log.query({ space: 's1' });
     expect(event.details).toEqual({ token: '[redacted]', nested: { Authorization: '[redacted]', keep: 1 }, capabilities: [] });
     // Distinctive values: short ones like "abc" can occur by chance inside the hex hashes of the row.

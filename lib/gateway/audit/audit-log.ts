@@ -551,7 +551,9 @@ function buildWhere(filter: AuditCountQuery): { where: string; params: unknown[]
   }
   if (filter.text !== undefined && filter.text !== '') {
     // instr on lower() rather than LIKE: the text is matched literally, % and _ included.
-    clauses.push("instr(lower(type || ' ' || coalesce(actor, '') || ' ' || coalesce(subject, '') || ' ' || coalesce(envelope_id, '') || ' ' || details), ?) > 0");
+    clauses.push(
+      "instr(lower(type || ' ' || coalesce(actor, '') || ' ' || coalesce(subject, '') || ' ' || coalesce(envelope_id, '') || ' ' || details), ?) > 0",
+    );
     params.push(filter.text.toLowerCase());
   }
   if (filter.since !== undefined) {

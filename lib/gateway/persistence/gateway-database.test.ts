@@ -93,7 +93,9 @@ describe('GatewayDatabase.open: the data directory is never silently replaced', 
   it('refuses a missing database where the marker shows the directory held one, and creates nothing', () => {
     const dir = usedDataDir();
     rmSync(join(dir, DATABASE_FILE));
-    expect(refusal(dir)).toBe(`${join(dir, DATABASE_FILE)}: the database is missing but this data directory held one (${INSTANCE_MARKER_FILE} is still there); ${START_OVER}`);
+    expect(refusal(dir)).toBe(
+      `${join(dir, DATABASE_FILE)}: the database is missing but this data directory held one (${INSTANCE_MARKER_FILE} is still there); ${START_OVER}`,
+    );
     expect(existsSync(join(dir, DATABASE_FILE))).toBe(false);
   });
 
@@ -122,7 +124,9 @@ describe('GatewayDatabase.open: the data directory is never silently replaced', 
     const stranger = new Database(join(dir, DATABASE_FILE));
     stranger.exec('CREATE TABLE notes (text TEXT)');
     stranger.close();
-    expect(refusal(dir)).toBe(`${join(dir, DATABASE_FILE)}: the database has none of the gateway's tables although ${INSTANCE_MARKER_FILE} says this data directory held the gateway's database; ${START_OVER}`);
+    expect(refusal(dir)).toBe(
+      `${join(dir, DATABASE_FILE)}: the database has none of the gateway's tables although ${INSTANCE_MARKER_FILE} says this data directory held the gateway's database; ${START_OVER}`,
+    );
   });
 
   it('starts over on purpose: moves every old file aside (renamed, never deleted), says where in one line, starts a new database', () => {
@@ -138,12 +142,18 @@ describe('GatewayDatabase.open: the data directory is never silently replaced', 
 
     // Opening the refused file to inspect it already folded its -wal into it (SQLite does so when the last
     // connection closes), so the database and its marker are what is left to move.
-    const moved = readdirSync(dir).filter((name) => name.includes('.moved-')).sort();
+    const moved = readdirSync(dir)
+      .filter((name) => name.includes('.moved-'))
+      .sort();
     const base = moved.find((name) => /^mew\.sqlite\.moved-[\dT-]+Z$/.test(name))!;
     expect(moved).toEqual([base, `${base}.id`].sort());
     expect(log).toHaveBeenCalledTimes(1);
-    expect(log.mock.calls[0][0]).toMatch(/^\[gateway\] MEW_START_FRESH=1 and the data directory was refused \(.*this is not the database this data directory was created with/);
-    expect(log.mock.calls[0][0]).toContain(`moved its database files aside in ${dir} (${DATABASE_FILE} → ${base}, ${INSTANCE_MARKER_FILE} → ${base}.id); starting a new database`);
+    expect(log.mock.calls[0][0]).toMatch(
+      /^\[gateway\] MEW_START_FRESH=1 and the data directory was refused \(.*this is not the database this data directory was created with/,
+    );
+    expect(log.mock.calls[0][0]).toContain(
+      `moved its database files aside in ${dir} (${DATABASE_FILE} → ${base}, ${INSTANCE_MARKER_FILE} → ${base}.id); starting a new database`,
+    );
     // The old files are intact: the moved database still holds its token, the moved marker its id.
     const kept = new Database(join(dir, base), { readonly: true });
     expect(kept.prepare('SELECT token FROM tokens').pluck().get()).toBe('bob-minted-token');

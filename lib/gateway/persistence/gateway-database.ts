@@ -229,9 +229,14 @@ function readMarker(file: string): string | undefined {
 /** A database file that is gone while the directory shows it held one, or that is empty, is not started afresh. */
 function refuseMissingOrEmpty(file: string, marker: string | undefined): void {
   if (!existsSync(file)) {
-    const left = [...(marker !== undefined ? [markerOf(file)] : []), ...COMPANION_SUFFIXES.map((suffix) => file + suffix).filter(existsSync)].map((f) => basename(f));
+    const left = [...(marker !== undefined ? [markerOf(file)] : []), ...COMPANION_SUFFIXES.map((suffix) => file + suffix).filter(existsSync)].map((f) =>
+      basename(f),
+    );
     if (left.length === 0) return; // a new data directory
-    throw new PersistenceError(file, `the database is missing but this data directory held one (${left.join(' and ')} ${left.length > 1 ? 'are' : 'is'} still there); ${START_OVER}`);
+    throw new PersistenceError(
+      file,
+      `the database is missing but this data directory held one (${left.join(' and ')} ${left.length > 1 ? 'are' : 'is'} still there); ${START_OVER}`,
+    );
   }
   // SQLite would take an empty file for a new database; the gateway writes a header at once, so this one was emptied.
   if (statSync(file).size === 0) throw new PersistenceError(file, `the database file is empty (0 bytes); ${START_OVER}`);
@@ -249,10 +254,13 @@ function inspect(db: Database.Database, file: string): Found {
     tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
   } catch (e) {
     const code = (e as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') throw new PersistenceError(file, `cannot use the database: ${(e as Error).message}; ${START_OVER}`, { cause: e });
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT')
+      throw new PersistenceError(file, `cannot use the database: ${(e as Error).message}; ${START_OVER}`, { cause: e });
     throw e;
   }
-  const row = tables.has('gateway_instance') ? (db.prepare('SELECT id FROM gateway_instance WHERE singleton = 1').get() as { id: string } | undefined) : undefined;
+  const row = tables.has('gateway_instance')
+    ? (db.prepare('SELECT id FROM gateway_instance WHERE singleton = 1').get() as { id: string } | undefined)
+    : undefined;
   return { hasGatewayTables: GATEWAY_TABLES.some((table) => tables.has(table)), instanceId: row?.id };
 }
 
@@ -260,7 +268,10 @@ function inspect(db: Database.Database, file: string): Found {
 function refuseUnlike(file: string, marker: string, found: Found): void {
   const markerName = basename(markerOf(file));
   if (!found.hasGatewayTables) {
-    throw new PersistenceError(file, `the database has none of the gateway's tables although ${markerName} says this data directory held the gateway's database; ${START_OVER}`);
+    throw new PersistenceError(
+      file,
+      `the database has none of the gateway's tables although ${markerName} says this data directory held the gateway's database; ${START_OVER}`,
+    );
   }
   if (found.instanceId !== marker) {
     throw new PersistenceError(
@@ -320,5 +331,7 @@ function moveAside(file: string, log: (line: string) => void, reason: string): v
     renameSync(source, targets[i]);
     moved.push(`${basename(source)} → ${basename(targets[i])}`);
   });
-  log(`[gateway] ${START_FRESH_ENV}=1 and the data directory was refused (${reason}): moved its database files aside in ${dirname(file)} (${moved.join(', ')}); starting a new database`);
+  log(
+    `[gateway] ${START_FRESH_ENV}=1 and the data directory was refused (${reason}): moved its database files aside in ${dirname(file)} (${moved.join(', ')}); starting a new database`,
+  );
 }

@@ -65,7 +65,13 @@ export class RuleRecords {
     const stats = new Map(rows.map((row) => [row.rule_id, row]));
     return this.list().map((rule) => {
       const row = stats.get(rule.id);
-      return { ...rule, hits: row?.hits ?? 0, shadow_hits: row?.shadow_hits ?? 0, shadow_conflicts: row?.shadow_conflicts ?? 0, last_hit_at: row?.last_hit_at ?? null };
+      return {
+        ...rule,
+        hits: row?.hits ?? 0,
+        shadow_hits: row?.shadow_hits ?? 0,
+        shadow_conflicts: row?.shadow_conflicts ?? 0,
+        last_hit_at: row?.last_hit_at ?? null,
+      };
     });
   }
 
@@ -122,7 +128,9 @@ export class RuleRecords {
   }
 
   private latest(id: string): RuleRow | undefined {
-    return this.database.db.prepare('SELECT * FROM approval_rules WHERE space = ? AND id = ? ORDER BY version DESC LIMIT 1').get(this.space, id) as RuleRow | undefined;
+    return this.database.db.prepare('SELECT * FROM approval_rules WHERE space = ? AND id = ? ORDER BY version DESC LIMIT 1').get(this.space, id) as
+      | RuleRow
+      | undefined;
   }
 }
 

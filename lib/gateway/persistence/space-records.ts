@@ -275,7 +275,10 @@ export class SpaceRecords {
 export function checkStoredToken(file: string, space: string, row: { role: string; holder: string; token: string }): void {
   if (row.token.length >= MIN_STORED_TOKEN_LENGTH) return;
   const holder = row.role === 'admin' ? 'the admin token' : `participant "${row.holder}"'s token`;
-  throw new PersistenceError(file, `space "${space}": ${holder} is ${row.token.length} characters, shorter than any the gateway mints (${MIN_STORED_TOKEN_LENGTH}); restore the database from a backup, or delete that tokens row so a new token is minted`);
+  throw new PersistenceError(
+    file,
+    `space "${space}": ${holder} is ${row.token.length} characters, shorter than any the gateway mints (${MIN_STORED_TOKEN_LENGTH}); restore the database from a backup, or delete that tokens row so a new token is minted`,
+  );
 }
 
 function parseJsonDocument<T>(file: string, what: string, text: string, schema: z.ZodType<T>): T {

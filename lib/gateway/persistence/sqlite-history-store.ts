@@ -67,7 +67,10 @@ export class SqliteHistoryStore implements HistoryStore {
     private readonly options: SqliteHistoryStoreOptions = {},
   ) {
     const { db } = database;
-    this.onError = options.onError ?? ((e) => console.error(`[history] cannot write ${database.file}, retrying every ${HISTORY_RETRY_INTERVAL_MS} ms (nothing new is shown meanwhile):`, e.message));
+    this.onError =
+      options.onError ??
+      ((e) =>
+        console.error(`[history] cannot write ${database.file}, retrying every ${HISTORY_RETRY_INTERVAL_MS} ms (nothing new is shown meanwhile):`, e.message));
     this.insert = db.prepare('INSERT OR REPLACE INTO history_chunks (space, first_seq, last_seq, entries) VALUES (?, ?, ?, ?)');
     // first_seq <= ? bounds the scan to the old end of the primary key; last_seq <= ? keeps a chunk that straddles it.
     this.prune = db.prepare('DELETE FROM history_chunks WHERE space = ? AND first_seq <= ? AND last_seq <= ?');
@@ -96,7 +99,12 @@ export class SqliteHistoryStore implements HistoryStore {
       const past = readPast();
       epoch = newHistoryEpoch();
       this.database.transaction(() => {
-        db.prepare('INSERT OR REPLACE INTO history_past_epochs (space, epoch, from_seq, to_seq) VALUES (?, ?, ?, ?)').run(spaceId, row.epoch, past.at(-1)?.lastSeq ?? 0, newest);
+        db.prepare('INSERT OR REPLACE INTO history_past_epochs (space, epoch, from_seq, to_seq) VALUES (?, ?, ?, ?)').run(
+          spaceId,
+          row.epoch,
+          past.at(-1)?.lastSeq ?? 0,
+          newest,
+        );
         if (past.length + 1 > MAX_PAST_EPOCHS) {
           db.prepare('DELETE FROM history_past_epochs WHERE space = ? AND to_seq <= ?').run(spaceId, past[past.length - MAX_PAST_EPOCHS].lastSeq);
         }
@@ -133,21 +141,21 @@ export class SqliteHistoryStore implements HistoryStore {
     clearImmediate(this.scheduled);
     this.scheduled = undefined;
     if (this.retry) return false; // a write is failing: the retry timer commits, and then releases what waits
-      try {
-        if (this.queue.size > 0) {
-          this.write(this.takeChunks());
-          this.queue = new Map();
-        }
-        this.options.alsoCommit?.();
-      } catch (e) {
-        this.onError(e as Error);
-        this.retry = setTimeout(() => {
-          this.retry = undefined;
-          this.commit();
-        }, HISTORY_RETRY_INTERVAL_MS);
-        this.retry.unref?.();
-        return false;
+    try {
+      if (this.queue.size > 0) {
+        this.write(this.takeChunks());
+        this.queue = new Map();
       }
+      this.options.alsoCommit?.();
+    } catch (e) {
+      this.onError(e as Error);
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        this.commit();
+      }, HISTORY_RETRY_INTERVAL_MS);
+      this.retry.unref?.();
+      return false;
+    }
     const waiting = this.waiting;
     this.waiting = [];
     for (const done of waiting) done();

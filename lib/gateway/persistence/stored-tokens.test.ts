@@ -66,7 +66,9 @@ describe('stored tokens are as long as minted ones', () => {
 
   it('readStoredTokens (operator tools, e2e) refuses it with the same message', () => {
     const dir = withTokens([['participant', 'bob', TOO_SHORT]]);
-    expect(refusalOf(() => readStoredTokens(dir, SPACE))).toContain(`${join(dir, DATABASE_FILE)}: space "${SPACE}": participant "bob"'s token is ${TOO_SHORT.length} characters`);
+    expect(refusalOf(() => readStoredTokens(dir, SPACE))).toContain(
+      `${join(dir, DATABASE_FILE)}: space "${SPACE}": participant "bob"'s token is ${TOO_SHORT.length} characters`,
+    );
   });
 
   it('tokens of any allowed length load as stored', () => {
@@ -88,6 +90,8 @@ describe('stored tokens are as long as minted ones', () => {
       state: { version: 1, grants: [], revocations: [], invited: [], kicked: [] },
       tokens: { participants: { bob: TOO_SHORT } },
     });
-    expect(() => parseRecordsDocument('redis:records', document)).toThrow(/redis:records: space records does not validate: tokens\.participants\.bob: a minted token is at least/);
+    expect(() => parseRecordsDocument('redis:records', document)).toThrow(
+      /redis:records: space records does not validate: tokens\.participants\.bob: a minted token is at least/,
+    );
   });
 });

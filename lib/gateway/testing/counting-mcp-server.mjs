@@ -30,7 +30,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (id === undefined) return; // notifications (initialized, cancelled): nothing to answer
   switch (method) {
     case 'initialize':
-      return write({ id, result: { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'counting-fixture', version: '1.0.0' } } });
+      return write({
+        id,
+        result: { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'counting-fixture', version: '1.0.0' } },
+      });
     case 'tools/list':
       return write({ id, result: { tools } });
     case 'ping':

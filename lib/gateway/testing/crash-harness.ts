@@ -203,7 +203,9 @@ export class ServerProcess {
     const healthy = await waitUntil(async () => gone || (await this.healthy()), this.options.startTimeoutMs ?? 30_000, 25);
     if (gone || !healthy) {
       child.kill('SIGKILL');
-      throw new Error(`${this.name} did not start on port ${port} (${gone ? `exited: ${child.exitCode ?? child.signalCode}` : 'no /healthz'}):\n${this.printed.slice(-4000)}`);
+      throw new Error(
+        `${this.name} did not start on port ${port} (${gone ? `exited: ${child.exitCode ?? child.signalCode}` : 'no /healthz'}):\n${this.printed.slice(-4000)}`,
+      );
     }
     this.startMs.push(Date.now() - begin);
   }
@@ -695,7 +697,14 @@ export class ToolLoad {
     const model = await KeyedModelServer.start();
     clients.onClose(() => model.close());
     const load = new ToolLoad(clients, model, join(dir, 'bridge-executions.log'));
-    await Promise.all([load.provider.connect(), load.ledger.connect(), load.caller.connect(), load.human.connect(), load.bridge.connect(), load.agent.connect()]);
+    await Promise.all([
+      load.provider.connect(),
+      load.ledger.connect(),
+      load.caller.connect(),
+      load.human.connect(),
+      load.bridge.connect(),
+      load.agent.connect(),
+    ]);
     await mustReach(() => load.bridge.upstream.status.state === 'ready', 20_000, 'the bridged MCP server ready');
     await mustReach(
       () => load.agent.discovery.available().some((tool) => tool.participantId === 'provider' && tool.name === 'charge_card'),
@@ -744,7 +753,12 @@ export class ToolLoad {
     const bridge = this.bridgeExecutions();
     const byState = (target: Call['target']) => {
       const calls = [...this.calls.values()].filter((c) => c.target === target);
-      return { calls: calls.length, ok: calls.filter((c) => c.state === 'ok').length, failed: calls.filter((c) => c.state === 'failed').length, pending: calls.filter((c) => c.state === 'pending').length };
+      return {
+        calls: calls.length,
+        ok: calls.filter((c) => c.state === 'ok').length,
+        failed: calls.filter((c) => c.state === 'failed').length,
+        pending: calls.filter((c) => c.state === 'pending').length,
+      };
     };
     const executedTwice = {
       provider: twice(this.executions.provider, (key) => !key.startsWith('agent-')),
@@ -754,14 +768,27 @@ export class ToolLoad {
       requestIds: twice(this.executionsByRequest),
     };
     const questions = [...this.questions.values()];
-    const errors = [...this.calls.entries()].filter(([, c]) => c.error).slice(0, 3).map(([key, c]) => `${key}: ${c.error}`);
+    const errors = [...this.calls.entries()]
+      .filter(([, c]) => c.error)
+      .slice(0, 3)
+      .map(([key, c]) => `${key}: ${c.error}`);
     return {
       provider: { ...byState('provider'), executions: sum(this.executions.provider, (k) => !k.startsWith('agent-')) },
       ledger: { ...byState('ledger'), executions: sum(this.executions.ledger) },
       bridge: { ...byState('files'), executions: sum(bridge) },
-      agent: { questions: questions.length, answered: questions.filter((q) => q.answered).length, executions: sum(this.executions.provider, (k) => k.startsWith('agent-')), modelRequests: this.model.requests },
+      agent: {
+        questions: questions.length,
+        answered: questions.filter((q) => q.answered).length,
+        executions: sum(this.executions.provider, (k) => k.startsWith('agent-')),
+        modelRequests: this.model.requests,
+      },
       executedTwice,
-      executedTwiceCount: executedTwice.provider.length + executedTwice.ledger.length + executedTwice.bridge.length + executedTwice.agent.length + executedTwice.requestIds.length,
+      executedTwiceCount:
+        executedTwice.provider.length +
+        executedTwice.ledger.length +
+        executedTwice.bridge.length +
+        executedTwice.agent.length +
+        executedTwice.requestIds.length,
       unanswered: [...this.calls.values()].filter((c) => c.state !== 'ok').length + questions.filter((q) => !q.answered).length,
       errors,
     };
@@ -938,7 +965,11 @@ export async function quiesceAndTally(
   tools?.stop();
   chat.sendMarkers();
   const began = Date.now();
-  const quiet = await waitUntil(() => chat.unacked === 0 && chat.totalMissing() === 0 && (tools?.settled() ?? true) && clients.notReady().length === 0, boundMs, 50);
+  const quiet = await waitUntil(
+    () => chat.unacked === 0 && chat.totalMissing() === 0 && (tools?.settled() ?? true) && clients.notReady().length === 0,
+    boundMs,
+    50,
+  );
   const quietMs = Date.now() - began;
   const duplicates = clients.duplicates();
   const toolReport = tools?.report();
@@ -964,7 +995,9 @@ export async function quiesceAndTally(
     ...(toolReport
       ? [
           `tools: provider ${JSON.stringify(toolReport.provider)}; ledger (away once) ${JSON.stringify(toolReport.ledger)}; bridge ${JSON.stringify(toolReport.bridge)}; agent ${JSON.stringify(toolReport.agent)}; invocations ${tools!.invocations}`,
-          `tools executed twice (count, first keys): ${Object.entries(toolReport.executedTwice).map(([server, keys]) => `${server} ${keys.length}${keys.length ? ` [${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}]` : ''}`).join('; ')}`,
+          `tools executed twice (count, first keys): ${Object.entries(toolReport.executedTwice)
+            .map(([server, keys]) => `${server} ${keys.length}${keys.length ? ` [${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}]` : ''}`)
+            .join('; ')}`,
           ...(toolReport.errors.length ? [`tool call errors (first 3): ${toolReport.errors.join(' | ')}`] : []),
         ]
       : []),

@@ -3,7 +3,11 @@ import { AgentConversation, type ChatMessageParam } from './agent-conversation';
 
 const user = (content: string): ChatMessageParam => ({ role: 'user', content });
 const assistant = (content: string): ChatMessageParam => ({ role: 'assistant', content });
-const toolCall = (id: string): ChatMessageParam => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'files__read_file', arguments: '{}' } }] });
+const toolCall = (id: string): ChatMessageParam => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id, type: 'function', function: { name: 'files__read_file', arguments: '{}' } }],
+});
 const toolResult = (id: string): ChatMessageParam => ({ role: 'tool', tool_call_id: id, content: `result ${id}` });
 
 /** Two turns, the first with a tool exchange: 7 messages. */
@@ -14,7 +18,11 @@ function twoTurns(): AgentConversation {
   return conversation;
 }
 
-const contents = (conversation: AgentConversation) => conversation.build('sys', []).slice(1).map((m) => m.content);
+const contents = (conversation: AgentConversation) =>
+  conversation
+    .build('sys', [])
+    .slice(1)
+    .map((m) => m.content);
 
 describe('AgentConversation', () => {
   it('builds system prompt, finished turns, then the turn in progress', () => {

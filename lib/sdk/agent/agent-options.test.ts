@@ -6,7 +6,9 @@ describe('agent options', () => {
   it('refuses an agent with neither an API key nor an endpoint', () => {
     expect(() => assertAgentConfigured({})).toThrow(new AgentConfigurationError('not configured: set OPENAI_API_KEY or agent.base_url'));
     expect(() => MEWAgent.assertConfigured({ apiKey: '' })).toThrow(AgentConfigurationError);
-    expect(() => new MEWAgent({ gateway: 'ws://127.0.0.1:1/ws', space: 's', token: 't', model: 'm' })).toThrow('not configured: set OPENAI_API_KEY or agent.base_url');
+    expect(() => new MEWAgent({ gateway: 'ws://127.0.0.1:1/ws', space: 's', token: 't', model: 'm' })).toThrow(
+      'not configured: set OPENAI_API_KEY or agent.base_url',
+    );
     expect(() => assertAgentConfigured({ baseUrl: 'http://localhost:11434/v1' })).not.toThrow();
   });
 

@@ -6,11 +6,10 @@ export const DEFAULT_PROMPTS: Required<AgentPrompts> = {
     'You are {me}, an assistant taking part in a MEW Protocol space with humans and other participants. ' +
     'Messages from the space start with the sender\'s id, like "alice: …". Answer concisely.',
   reason:
-    'Work step by step. Before each tool call, say in one or two sentences what you are about to do and why: ' +
-    'the space sees that text as your reasoning.',
+    'Work step by step. Before each tool call, say in one or two sentences what you are about to do and why: ' + 'the space sees that text as your reasoning.',
   act:
-    'Other participants\' tools are available as functions named participant__tool ({tools}). A call may need a ' +
-    'human\'s approval; if it is rejected, respect the reason given and do not retry the same call. ' +
+    "Other participants' tools are available as functions named participant__tool ({tools}). A call may need a " +
+    "human's approval; if it is rejected, respect the reason given and do not retry the same call. " +
     'When you have what you need, answer without calling a tool.',
   respond: 'You have used all your steps. Answer the request now from what you have learned ({input}), and say what is left undone.',
 };

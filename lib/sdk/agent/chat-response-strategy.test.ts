@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { chatVerdict, classificationSaysRespond, mentions, ReplyRateLimiter } from './chat-response-strategy';
 
-const chat = (text: string, extra: { from?: string; to?: string[] } = {}) => ({ id: 'c', from: extra.from ?? 'alice', text, ...(extra.to && { to: extra.to }) });
+const chat = (text: string, extra: { from?: string; to?: string[] } = {}) => ({
+  id: 'c',
+  from: extra.from ?? 'alice',
+  text,
+  ...(extra.to && { to: extra.to }),
+});
 
 describe('chatVerdict', () => {
   it('answers chats addressed to me or mentioning @me, never my own', () => {

@@ -56,7 +56,11 @@ describe('MEWAgent chat response strategy', () => {
 
   it('asks the model about broadcasts when classification is on, and answers only a confident yes', async () => {
     await fx.startAgent({ classifyChats: true, classificationThreshold: 0.8 });
-    fx.model.reply({ content: '{"respond": true, "confidence": 0.5}' }, { content: '```json\n{"respond": true, "confidence": 0.9}\n```' }, { content: 'Sure.' });
+    fx.model.reply(
+      { content: '{"respond": true, "confidence": 0.5}' },
+      { content: '```json\n{"respond": true, "confidence": 0.9}\n```' },
+      { content: 'Sure.' },
+    );
     fx.human.chat.send('nice weather');
     await fx.model.request(0);
     const question = fx.human.chat.send('can anyone summarise the notes?');

@@ -27,7 +27,8 @@ describe('MEWAgent context: telemetry, automatic compaction and participant cont
   /** A control from the human to the agent, resolved with the agent's status answering it (not a compact's interim `compacting`). */
   async function control(kind: 'participant/forget' | 'participant/clear' | 'participant/compact', payload: Record<string, unknown> = {}) {
     const envelope = fx.human.send({ kind, to: ['agent'], payload } as Parameters<MEWAgent['send']>[0]);
-    const answers = (e: Envelope<'participant/status'>) => e.from === 'agent' && e.payload.status !== 'compacting' && (e.correlation_id?.includes(envelope.id) ?? false);
+    const answers = (e: Envelope<'participant/status'>) =>
+      e.from === 'agent' && e.payload.status !== 'compacting' && (e.correlation_id?.includes(envelope.id) ?? false);
     return nextEvent(fx.human.client, 'participant/status', answers, 10_000);
   }
 

@@ -84,7 +84,11 @@ describe('MEWAgent ReAct loop', () => {
     const { answer } = fx.ask('Write hi into b.txt');
 
     expect((await answer).payload.text).toBe('Wrote b.txt.');
-    expect(await proposalSeen).toMatchObject({ from: 'agent', to: ['files'], payload: { method: 'tools/call', params: { name: 'write_file', arguments: { path: 'b.txt', text: 'hi' } } } });
+    expect(await proposalSeen).toMatchObject({
+      from: 'agent',
+      to: ['files'],
+      payload: { method: 'tools/call', params: { name: 'write_file', arguments: { path: 'b.txt', text: 'hi' } } },
+    });
     expect(fx.written.get('b.txt')).toBe('hi');
     expect(toolResults(fx.model.requests[1])).toEqual(['wrote b.txt']);
   });
@@ -94,7 +98,10 @@ describe('MEWAgent ReAct loop', () => {
     fx.human.on('proposal', (p) => {
       if (p.state === 'pending') fx.human.proposals.reject(p.id, 'unsafe', 'that path is outside the project');
     });
-    fx.model.reply({ toolCalls: [{ name: 'files__write_file', arguments: { path: '/etc/passwd', text: 'x' } }] }, { content: 'I was not allowed to write it.' });
+    fx.model.reply(
+      { toolCalls: [{ name: 'files__write_file', arguments: { path: '/etc/passwd', text: 'x' } }] },
+      { content: 'I was not allowed to write it.' },
+    );
     const { answer } = fx.ask('Write x into /etc/passwd');
 
     expect((await answer).payload.text).toBe('I was not allowed to write it.');
@@ -111,8 +118,18 @@ describe('MEWAgent ReAct loop', () => {
   it('turns an unknown tool, bad arguments and a JSON-RPC error into observations', async () => {
     await fx.startAgent();
     fx.model.reply(
-      { toolCalls: [{ name: 'files__delete_all', arguments: {} }, { name: 'files__read_file', arguments: '{not json' }] },
-      { toolCalls: [{ name: 'files__read_file', arguments: { path: 'a.txt' } }, { name: 'files__read_notes', arguments: {} }] },
+      {
+        toolCalls: [
+          { name: 'files__delete_all', arguments: {} },
+          { name: 'files__read_file', arguments: '{not json' },
+        ],
+      },
+      {
+        toolCalls: [
+          { name: 'files__read_file', arguments: { path: 'a.txt' } },
+          { name: 'files__read_notes', arguments: {} },
+        ],
+      },
       { content: 'done' },
     );
     fx.files.tools.register({

@@ -1,10 +1,4 @@
-import {
-  CapabilityDeniedError,
-  GatewayRefusalError,
-  McpError,
-  ProposalRejectedError,
-  RequestTimeoutError,
-} from '../sdk-errors';
+import { CapabilityDeniedError, GatewayRefusalError, McpError, ProposalRejectedError, RequestTimeoutError } from '../sdk-errors';
 
 /**
  * What a `tools/call` result tells the model: its text contents (other content as JSON), marked when the tool
@@ -16,7 +10,9 @@ import {
 export function observationOf(result: unknown): string {
   const { content, isError, structuredContent } = (result ?? {}) as { content?: unknown; isError?: unknown; structuredContent?: unknown };
   const text = Array.isArray(content)
-    ? content.map((item: { type?: unknown; text?: unknown }) => (item?.type === 'text' && typeof item.text === 'string' ? item.text : JSON.stringify(item))).join('\n')
+    ? content
+        .map((item: { type?: unknown; text?: unknown }) => (item?.type === 'text' && typeof item.text === 'string' ? item.text : JSON.stringify(item)))
+        .join('\n')
     : JSON.stringify(structuredContent ?? result ?? null);
   return isError === true ? `The tool reported an error: ${text}` : text;
 }

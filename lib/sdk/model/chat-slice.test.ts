@@ -11,7 +11,8 @@ function run(envelopes: StoreEnvelope[], options = {}): SpaceState {
   return applyEnvelopes(createSpaceState(options, T0), envelopes, NOW);
 }
 
-const chat = (id: string, from: string, to: string[] | undefined, text: string, at = 0) => env({ id, at, from, to, kind: 'chat', payload: { text, format: 'plain' } });
+const chat = (id: string, from: string, to: string[] | undefined, text: string, at = 0) =>
+  env({ id, at, from, to, kind: 'chat', payload: { text, format: 'plain' } });
 
 describe('chat and the acknowledgement queue (spec §3.4)', () => {
   it('lists every chat, and queues those addressed to me until I acknowledge them', () => {
@@ -28,7 +29,11 @@ describe('chat and the acknowledgement queue (spec §3.4)', () => {
     // Someone else's acknowledgement does not clear my queue.
     s = applyEnvelope(s, env({ id: 'ack-ops', at: 6, from: 'ops', kind: 'chat/acknowledge', correlation_id: ['c-3'], payload: { status: 'read' } }), NOW);
     expect(awaitingMyAck(s).map((m) => m.id)).toEqual(['c-2', 'c-3']);
-    s = applyEnvelope(s, env({ id: 'chat-ack-1', at: 7, from: 'human', kind: 'chat/acknowledge', correlation_id: ['c-2'], payload: { status: 'received' } }), NOW);
+    s = applyEnvelope(
+      s,
+      env({ id: 'chat-ack-1', at: 7, from: 'human', kind: 'chat/acknowledge', correlation_id: ['c-2'], payload: { status: 'received' } }),
+      NOW,
+    );
     expect(awaitingMyAck(s).map((m) => m.id)).toEqual(['c-3']);
     expect(s.chat.receipts.get('c-3')!.acks).toEqual([{ id: 'ack-ops', by: 'ops', at: T0 + 6, status: 'read' }]);
   });
@@ -40,7 +45,8 @@ describe('chat and the acknowledgement queue (spec §3.4)', () => {
       chat('c-2', 'agent-1', ['human'], 'second', 2),
       chat('c-3', 'agent-1', ['human'], 'third', 3),
     ]);
-    const cancel = (id: string, from: string, chatId: string) => env({ id, at: 10, from, to: ['human'], kind: 'chat/cancel', correlation_id: [chatId], payload: { reason: 'handled elsewhere' } });
+    const cancel = (id: string, from: string, chatId: string) =>
+      env({ id, at: 10, from, to: ['human'], kind: 'chat/cancel', correlation_id: [chatId], payload: { reason: 'handled elsewhere' } });
     s = applyEnvelopes(s, [cancel('x-1', 'agent-1', 'c-1'), cancel('x-2', 'human', 'c-2'), cancel('x-3', 'bystander', 'c-3')], NOW);
     expect(awaitingMyAck(s).map((m) => m.id)).toEqual(['c-3']);
   });

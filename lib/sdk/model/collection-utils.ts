@@ -25,12 +25,7 @@ export function trimMap<K, V>(map: Map<K, V>, cap: number, keep: (value: V) => b
  * tenth of the cap, so the scan over protected entries is amortised instead of repeated on every insert.
  * `floor` is the caller's stored threshold (start at 0); returns the removed entries and the next threshold.
  */
-export function trimMapAmortized<K, V>(
-  map: Map<K, V>,
-  cap: number,
-  keep: (value: V) => boolean,
-  floor: number,
-): { removed: [K, V][]; floor: number } {
+export function trimMapAmortized<K, V>(map: Map<K, V>, cap: number, keep: (value: V) => boolean, floor: number): { removed: [K, V][]; floor: number } {
   if (map.size <= Math.max(cap, floor)) return { removed: [], floor };
   const removed = trimMap(map, cap, keep);
   return { removed, floor: map.size > cap ? map.size + Math.ceil(cap / 10) : 0 };

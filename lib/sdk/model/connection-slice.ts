@@ -55,12 +55,7 @@ export function myWelcome(envelope: StoreEnvelope, connection: ConnectionState, 
 }
 
 /** Applies a welcome addressed to me: learn who I am and what I may do; being welcomed means `ready`. */
-export function reduceConnection(
-  state: ConnectionState,
-  welcome: Welcome | undefined,
-  envelope: StoreEnvelope,
-  ctx: ReduceContext,
-): ConnectionState {
+export function reduceConnection(state: ConnectionState, welcome: Welcome | undefined, envelope: StoreEnvelope, ctx: ReduceContext): ConnectionState {
   if (!welcome) return state;
   return {
     ...state,

@@ -14,7 +14,14 @@ function run(envelopes: StoreEnvelope[]): SpaceState {
 }
 
 function grant(id: string, recipient: string, capabilities: unknown[], at = 0): StoreEnvelope {
-  return env({ id, at, from: 'trusted-orchestrator', to: [recipient], kind: 'capability/grant', payload: { recipient, capabilities, reason: 'Demonstrated safe file handling' } });
+  return env({
+    id,
+    at,
+    from: 'trusted-orchestrator',
+    to: [recipient],
+    kind: 'capability/grant',
+    payload: { recipient, capabilities, reason: 'Demonstrated safe file handling' },
+  });
 }
 
 describe('grants', () => {
@@ -40,7 +47,13 @@ describe('grants', () => {
   it('revokes by grant_id, recording who revoked it', () => {
     const s = run([
       grant('grant-789', 'agent', [readFile]),
-      env({ id: 'revoke-123', at: 20, from: 'orchestrator', kind: 'capability/revoke', payload: { recipient: 'agent', grant_id: 'grant-789', reason: 'Task completed' } }),
+      env({
+        id: 'revoke-123',
+        at: 20,
+        from: 'orchestrator',
+        kind: 'capability/revoke',
+        payload: { recipient: 'agent', grant_id: 'grant-789', reason: 'Task completed' },
+      }),
     ]);
     expect(s.grants.byId.get('grant-789')!.revoked).toEqual({ id: 'revoke-123', by: 'orchestrator', at: T0 + 20, reason: 'Task completed', how: 'grant_id' });
     expect(activeCapabilities(s.grants.byId.get('grant-789')!)).toEqual([]);

@@ -13,8 +13,24 @@ function run(envelopes: StoreEnvelope[], options = {}): SpaceState {
 
 const chain = [
   proposal('env-req-1', 'untrusted-agent', 'target-agent', 'dangerous_operation', { target: 'production' }, 0),
-  env({ id: 'reject-789', at: 5, from: 'filesystem-agent', to: ['untrusted-agent'], correlation_id: ['env-req-1'], kind: 'mcp/reject', payload: { reason: 'unsafe' } }),
-  env({ id: 'chat-790', at: 6, from: 'filesystem-agent', to: ['untrusted-agent'], correlation_id: ['reject-789'], kind: 'chat', payload: { text: 'Busy, retry later' } }),
+  env({
+    id: 'reject-789',
+    at: 5,
+    from: 'filesystem-agent',
+    to: ['untrusted-agent'],
+    correlation_id: ['env-req-1'],
+    kind: 'mcp/reject',
+    payload: { reason: 'unsafe' },
+  }),
+  env({
+    id: 'chat-790',
+    at: 6,
+    from: 'filesystem-agent',
+    to: ['untrusted-agent'],
+    correlation_id: ['reject-789'],
+    kind: 'chat',
+    payload: { text: 'Busy, retry later' },
+  }),
   fulfilment('env-fulfill-1', 'human-user', 'target-agent', 'env-req-1', 'dangerous_operation', { target: 'production' }, 10),
   response('env-fulfill-resp-1', 'target-agent', 'human-user', 'env-fulfill-1', { result: { content: [] } }, 20),
   env({ id: 'chat-other', at: 30, from: 'user-alice', kind: 'chat', context: 'workflow-123/step-1', payload: { text: 'Hello everyone!' } }),
@@ -31,7 +47,10 @@ describe('envelope log', () => {
   });
 
   it('dates each entry once, by the envelope’s ts, else by when it was received', () => {
-    const s = run([env({ id: 'dated', at: 7, from: 'a', kind: 'chat', payload: { text: 'x' } }), env({ id: 'undated', ts: 'not a time', from: 'a', kind: 'chat', payload: { text: 'y' } })]);
+    const s = run([
+      env({ id: 'dated', at: 7, from: 'a', kind: 'chat', payload: { text: 'x' } }),
+      env({ id: 'undated', ts: 'not a time', from: 'a', kind: 'chat', payload: { text: 'y' } }),
+    ]);
     expect(logEntries(s).map((e) => [e.envelope.id, e.at, e.receivedAt])).toEqual([
       ['dated', T0 + 7, NOW],
       ['undated', NOW, NOW],
@@ -79,7 +98,12 @@ describe('envelope log', () => {
     const s = run(chain.slice(0, 2));
     const jsonl = toJsonl(logEntries(s));
     expect(jsonl.endsWith('\n')).toBe(true);
-    expect(jsonl.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(chain.slice(0, 2));
+    expect(
+      jsonl
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(chain.slice(0, 2));
     expect(toJsonl([chain[0]])).toBe(`${JSON.stringify(chain[0])}\n`);
     expect(toJsonl([])).toBe('');
   });

@@ -141,19 +141,24 @@ function applyKind(byId: Map<string, ParticipantState>, welcome: Welcome | undef
       // History replayed after a reconnect arrives after the fresh welcome: presence older than what we
       // already know must not roll a participant back (stale capabilities, or offline when it is online).
       if (event === 'join') {
-        return update(byId, id, (p) => (p.lastSeen !== undefined && at < p.lastSeen ? p : {
-          ...p,
-          online: true,
-          capabilities: participant.capabilities ?? [],
-          effective: reported(participant.capabilities ?? []),
-          joinedAt: at,
-          lastSeen: at,
-          leftAt: undefined,
-          kicked: undefined,
-          shutdown: undefined, // a shutdown lasts until the participant rejoins
-        }));
+        return update(byId, id, (p) =>
+          p.lastSeen !== undefined && at < p.lastSeen
+            ? p
+            : {
+                ...p,
+                online: true,
+                capabilities: participant.capabilities ?? [],
+                effective: reported(participant.capabilities ?? []),
+                joinedAt: at,
+                lastSeen: at,
+                leftAt: undefined,
+                kicked: undefined,
+                shutdown: undefined, // a shutdown lasts until the participant rejoins
+              },
+        );
       }
-      if (event === 'leave') return update(byId, id, (p) => (p.lastSeen !== undefined && at < p.lastSeen ? p : { ...p, online: false, leftAt: at, lastSeen: at }));
+      if (event === 'leave')
+        return update(byId, id, (p) => (p.lastSeen !== undefined && at < p.lastSeen ? p : { ...p, online: false, leftAt: at, lastSeen: at }));
       return false;
     }
     case 'space/invite':

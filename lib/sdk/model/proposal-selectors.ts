@@ -52,9 +52,7 @@ export const pendingProposals = memoSelector(
 export const proposalHistory = memoSelector(
   (s) => [s.proposals],
   (s, query: string = ''): readonly Proposal[] =>
-    [...s.proposals.byId.values()]
-      .filter((p) => p.state !== 'pending' && matchesProposal(p, query))
-      .sort(byNewest),
+    [...s.proposals.byId.values()].filter((p) => p.state !== 'pending' && matchesProposal(p, query)).sort(byNewest),
 );
 
 /** All proposals in display order: pending first (oldest first), then the rest (newest first). */

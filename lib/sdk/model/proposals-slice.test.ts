@@ -97,7 +97,15 @@ describe('proposals', () => {
   it('records a reject with its reason code and the follow-up chat explanation (spec §3.3.2–3.3.3)', () => {
     const s = run([
       proposal('env-req-1', 'untrusted-agent', 'filesystem-agent', 'write_file', {}),
-      env({ id: 'reject-789', at: 10, from: 'filesystem-agent', to: ['untrusted-agent'], correlation_id: ['env-req-1'], kind: 'mcp/reject', payload: { reason: 'unsafe' } }),
+      env({
+        id: 'reject-789',
+        at: 10,
+        from: 'filesystem-agent',
+        to: ['untrusted-agent'],
+        correlation_id: ['env-req-1'],
+        kind: 'mcp/reject',
+        payload: { reason: 'unsafe' },
+      }),
       env({
         id: 'chat-790',
         at: 20,
@@ -154,10 +162,7 @@ describe('proposals', () => {
   });
 
   it('reads expires_at, and falls back to our own default deadline, or none when disabled', () => {
-    const s = run([
-      proposal('a', 'agent', 'fs', 't', {}, 0, { expires_at: '2025-08-26T14:01:00Z' }),
-      proposal('b', 'agent', 'fs', 't', {}, 0),
-    ]);
+    const s = run([proposal('a', 'agent', 'fs', 't', {}, 0, { expires_at: '2025-08-26T14:01:00Z' }), proposal('b', 'agent', 'fs', 't', {}, 0)]);
     expect(s.proposals.byId.get('a')!).toMatchObject({ deadline: T0 + 60_000, timeoutMs: 60_000, deadlineSource: 'proposer' });
     expect(s.proposals.byId.get('b')!).toMatchObject({ deadline: T0 + 5 * 60_000, deadlineSource: 'default' });
     expect(s.proposals.byId.get('b')!.timeoutMs).toBeUndefined();
@@ -194,18 +199,35 @@ describe('proposals', () => {
   it('resolves risk from the target tools list, also when the list arrives after the proposal', () => {
     const toolsList = [
       env({ id: 'list-1', at: 0, from: 'human', to: ['fs'], kind: 'mcp/request', payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
-      response('list-1-resp', 'fs', 'human', 'list-1', {
-        result: {
-          tools: [
-            { name: 'write_file', description: 'Write', inputSchema: { type: 'object' }, security: { risk_level: 'dangerous', confirmation_required: true, side_effects: ['filesystem'] } },
-          ],
+      response(
+        'list-1-resp',
+        'fs',
+        'human',
+        'list-1',
+        {
+          result: {
+            tools: [
+              {
+                name: 'write_file',
+                description: 'Write',
+                inputSchema: { type: 'object' },
+                security: { risk_level: 'dangerous', confirmation_required: true, side_effects: ['filesystem'] },
+              },
+            ],
+          },
         },
-      }, 5),
+        5,
+      ),
     ];
     const before = run([proposal('p', 'agent', 'fs', 'write_file', {}, 10), ...toolsList]);
     const after = run([...toolsList, proposal('p', 'agent', 'fs', 'write_file', {}, 10)]);
     for (const s of [before, after]) {
-      expect(s.proposals.byId.get('p')!.risk).toEqual({ risk_level: 'dangerous', confirmation_required: true, side_effects: ['filesystem'], source: 'security' });
+      expect(s.proposals.byId.get('p')!.risk).toEqual({
+        risk_level: 'dangerous',
+        confirmation_required: true,
+        side_effects: ['filesystem'],
+        source: 'security',
+      });
     }
   });
 

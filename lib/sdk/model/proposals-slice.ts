@@ -252,7 +252,10 @@ function applyFulfilment(state: ProposalsState, envelope: Envelope<'mcp/request'
       updatedAt: first ? ctx.at : p.updatedAt,
     });
   }
-  writable(state.byFulfilment).set(envelope.id, named.map((p) => p.id));
+  writable(state.byFulfilment).set(
+    envelope.id,
+    named.map((p) => p.id),
+  );
   return true;
 }
 

@@ -12,8 +12,15 @@ function run(envelopes: StoreEnvelope[], options = {}): SpaceState {
   return applyEnvelopes(createSpaceState({ me: 'human', ...options }, T0), envelopes, NOW);
 }
 
-const start = env({ id: 'reason-start-1', from: 'agent-1', kind: 'reasoning/start', correlation_id: ['req-123'], payload: { message: 'Analyzing the request to modify the configuration file...' } });
-const thought = (id: string, message: string, at: number) => env({ id, at, from: 'agent-1', kind: 'reasoning/thought', context: 'reason-start-1', payload: { message } });
+const start = env({
+  id: 'reason-start-1',
+  from: 'agent-1',
+  kind: 'reasoning/start',
+  correlation_id: ['req-123'],
+  payload: { message: 'Analyzing the request to modify the configuration file...' },
+});
+const thought = (id: string, message: string, at: number) =>
+  env({ id, at, from: 'agent-1', kind: 'reasoning/thought', context: 'reason-start-1', payload: { message } });
 
 describe('reasoning threads from envelopes (spec §3.5)', () => {
   it('opens a thread on reasoning/start, joins thoughts by context, and concludes', () => {
@@ -21,7 +28,14 @@ describe('reasoning threads from envelopes (spec §3.5)', () => {
       start,
       thought('thought-1', 'The configuration file appears to use YAML format.', 10),
       env({ id: 'unrelated', at: 15, from: 'agent-1', kind: 'reasoning/thought', context: 'other', payload: { message: 'elsewhere' } }),
-      env({ id: 'reason-end-1', at: 20, from: 'agent-1', kind: 'reasoning/conclusion', context: 'reason-start-1', payload: { message: 'Configuration update is safe to proceed.' } }),
+      env({
+        id: 'reason-end-1',
+        at: 20,
+        from: 'agent-1',
+        kind: 'reasoning/conclusion',
+        context: 'reason-start-1',
+        payload: { message: 'Configuration update is safe to proceed.' },
+      }),
     ]);
     const t = s.reasoning.byId.get('reason-start-1')!;
     expect(t).toMatchObject({
@@ -37,7 +51,10 @@ describe('reasoning threads from envelopes (spec §3.5)', () => {
   });
 
   it('joins a thought whose context is a path ending in the start id', () => {
-    const s = run([start, env({ id: 't', at: 5, from: 'agent-1', kind: 'reasoning/thought', context: 'workflow-123/reason-start-1', payload: { message: 'nested' } })]);
+    const s = run([
+      start,
+      env({ id: 't', at: 5, from: 'agent-1', kind: 'reasoning/thought', context: 'workflow-123/reason-start-1', payload: { message: 'nested' } }),
+    ]);
     expect(s.reasoning.byId.get('reason-start-1')!.thoughts.map((t) => t.message)).toEqual(['nested']);
   });
 
@@ -48,7 +65,10 @@ describe('reasoning threads from envelopes (spec §3.5)', () => {
       env({ id: 'reason-cancel-1', at: 20, from: 'human', kind: 'reasoning/cancel', context: 'reason-start-1', payload: { reason: 'superseded' } }),
       env({ id: 'late-end', at: 30, from: 'agent-1', kind: 'reasoning/conclusion', context: 'reason-start-1', payload: { message: 'too late' } }),
     ]);
-    expect(s.reasoning.byId.get('reason-start-1')!).toMatchObject({ state: 'cancelled', cancel: { id: 'reason-cancel-1', by: 'human', reason: 'superseded', at: T0 + 20 } });
+    expect(s.reasoning.byId.get('reason-start-1')!).toMatchObject({
+      state: 'cancelled',
+      cancel: { id: 'reason-cancel-1', by: 'human', reason: 'superseded', at: T0 + 20 },
+    });
     expect(s.reasoning.byId.get('reason-start-1')!.conclusion).toBeUndefined();
   });
 
@@ -77,7 +97,12 @@ describe('reasoning thoughts from stream frames (spec §3.10)', () => {
   it('links request (correlation_id → reasoning start) → open (correlation_id → request) → frames, and reads JSON thoughts and plain text', () => {
     let s = run([start, streamRequest({ correlation_id: ['reason-start-1'] }, 'bulk'), streamOpen]);
     expect(s.reasoning.byId.get('reason-start-1')!.streamId).toBe('stream-42');
-    expect(s.streams.byId.get('stream-42')!).toMatchObject({ reasoningId: 'reason-start-1', requestId: 'stream-req-1', openId: 'stream-open-1', owner: 'agent-1' });
+    expect(s.streams.byId.get('stream-42')!).toMatchObject({
+      reasoningId: 'reason-start-1',
+      requestId: 'stream-req-1',
+      openId: 'stream-open-1',
+      owner: 'agent-1',
+    });
     expect(activeStreams(s).map((x) => x.id)).toEqual(['stream-42']);
 
     s = applyStreamData(s, 'stream-42', '{"message":"Reading the YAML first."}', NOW + 1);
@@ -137,13 +162,27 @@ describe('reasoning thoughts from stream frames (spec §3.10)', () => {
   it('shows a thought mirrored into the stream once (SDK mirrors reasoning/thought payloads)', () => {
     let s = run([start, streamRequest({ correlation_id: ['reason-start-1'] }), streamOpen, thought('thought-1', 'Same thought', 10)]);
     s = applyStreamData(s, 'stream-42', '{"message":"Same thought"}', NOW);
-    expect(s.reasoning.byId.get('reason-start-1')!.thoughts).toEqual([{ id: 'thought-1', at: T0 + 10, message: 'Same thought', source: 'envelope', mirrored: true }]);
+    expect(s.reasoning.byId.get('reason-start-1')!.thoughts).toEqual([
+      { id: 'thought-1', at: T0 + 10, message: 'Same thought', source: 'envelope', mirrored: true },
+    ]);
   });
 
   it('ignores frames of unknown streams, and closes streams by correlation to their open (spec §3.10.4)', () => {
     let s = run([start, streamRequest({ correlation_id: ['reason-start-1'] }), streamOpen]);
     expect(applyStreamData(s, 'nope', 'x', NOW)).toBe(s);
-    s = applyEnvelope(s, env({ id: 'stream-close-1', at: 50, from: 'system:gateway', to: ['agent-1'], kind: 'stream/close', correlation_id: ['stream-open-1'], payload: { reason: 'complete' } }), NOW);
+    s = applyEnvelope(
+      s,
+      env({
+        id: 'stream-close-1',
+        at: 50,
+        from: 'system:gateway',
+        to: ['agent-1'],
+        kind: 'stream/close',
+        correlation_id: ['stream-open-1'],
+        payload: { reason: 'complete' },
+      }),
+      NOW,
+    );
     expect(s.streams.byId.get('stream-42')!.closed).toEqual({ id: 'stream-close-1', by: 'system:gateway', at: T0 + 50, reason: 'complete' });
     expect(activeStreams(s)).toEqual([]);
   });

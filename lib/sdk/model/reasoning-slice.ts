@@ -72,7 +72,12 @@ export function threadForContext(state: ReasoningState, context: string | undefi
 
 function threadOf(state: ReasoningState, envelope: StoreEnvelope): ReasoningThread | undefined {
   // `context` MUST name the start (spec §3.5.5); a `correlation_id` naming it is accepted as a fallback.
-  return threadForContext(state, envelope.context) ?? correlationIds(envelope).map((id) => state.byId.get(id)).find(Boolean);
+  return (
+    threadForContext(state, envelope.context) ??
+    correlationIds(envelope)
+      .map((id) => state.byId.get(id))
+      .find(Boolean)
+  );
 }
 
 /**

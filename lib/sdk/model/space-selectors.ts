@@ -14,8 +14,7 @@ const NONE: readonly never[] = [];
 /** Participants for the rail: online first, then by id. Stable until participants change. */
 export const participantList = memoSelector(
   (s) => [s.participants],
-  (s): readonly ParticipantState[] =>
-    [...s.participants.byId.values()].sort((a, b) => Number(b.online) - Number(a.online) || a.id.localeCompare(b.id)),
+  (s): readonly ParticipantState[] => [...s.participants.byId.values()].sort((a, b) => Number(b.online) - Number(a.online) || a.id.localeCompare(b.id)),
 );
 
 /** One participant by id. */
@@ -86,8 +85,6 @@ export const awaitingMyAck = memoSelector(
   (s): readonly ChatMessage[] => {
     const me = s.connection.me;
     if (me === undefined) return NONE;
-    return [...s.chat.addressed.values()]
-      .filter((m) => awaitsAckFrom(m, s.chat.receipts.get(m.id), me))
-      .sort((a, b) => a.at - b.at || a.seq - b.seq);
+    return [...s.chat.addressed.values()].filter((m) => awaitsAckFrom(m, s.chat.receipts.get(m.id), me)).sort((a, b) => a.at - b.at || a.seq - b.seq);
   },
 );

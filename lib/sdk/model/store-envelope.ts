@@ -17,13 +17,7 @@ export function isRecord(value: unknown): value is JsonObject {
 
 /** Whether `value` has the fields every envelope needs to be tracked (an id to dedupe by, a kind, a sender). */
 export function isStoreEnvelope(value: unknown): value is StoreEnvelope {
-  return (
-    isRecord(value) &&
-    typeof value.id === 'string' &&
-    value.id !== '' &&
-    typeof value.kind === 'string' &&
-    typeof value.from === 'string'
-  );
+  return isRecord(value) && typeof value.id === 'string' && value.id !== '' && typeof value.kind === 'string' && typeof value.from === 'string';
 }
 
 /** The payload as an object (`{}` when absent or not an object). */

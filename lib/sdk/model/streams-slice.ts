@@ -127,7 +127,11 @@ export function reduceStreams(
     }
     case 'stream/close': {
       // Spec §3.10.4 names the stream by correlation to its `stream/open`; our gateway also accepts `stream_id`.
-      const streamId = envelope.payload?.stream_id ?? correlationIds(envelope).map((id) => state.byOpenId.get(id)).find(Boolean);
+      const streamId =
+        envelope.payload?.stream_id ??
+        correlationIds(envelope)
+          .map((id) => state.byOpenId.get(id))
+          .find(Boolean);
       const stream = streamId !== undefined ? state.byId.get(streamId) : undefined;
       if (!stream || stream.closed) return unchanged;
       const byId = writable(state.byId);

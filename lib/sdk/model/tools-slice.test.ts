@@ -18,7 +18,12 @@ describe('tools', () => {
         response('list-1-resp', 'fs', 'human', 'list-1', {
           result: {
             tools: [
-              { name: 'execute_command', description: 'Execute a shell command', inputSchema: { type: 'object' }, security: { risk_level: 'dangerous', side_effects: ['filesystem', 'process'], confirmation_required: true } },
+              {
+                name: 'execute_command',
+                description: 'Execute a shell command',
+                inputSchema: { type: 'object' },
+                security: { risk_level: 'dangerous', side_effects: ['filesystem', 'process'], confirmation_required: true },
+              },
               { name: 'read_file', inputSchema: { type: 'object' }, annotations: { risk_level: 'safe', confirmation_required: false } },
               { name: 'delete_file', annotations: { destructiveHint: true } },
               { name: 'plain' },
@@ -37,7 +42,12 @@ describe('tools', () => {
       security: { risk_level: 'dangerous', side_effects: ['filesystem', 'process'], confirmation_required: true, source: 'security' },
     });
     expect(findToolSecurity(s.tools, 'fs', 'read_file')).toMatchObject({ risk_level: 'safe', source: 'annotations' });
-    expect(findToolSecurity(s.tools, 'fs', 'delete_file')).toEqual({ risk_level: 'dangerous', confirmation_required: true, derived_from: 'mcp-annotations', source: 'mcp-hints' });
+    expect(findToolSecurity(s.tools, 'fs', 'delete_file')).toEqual({
+      risk_level: 'dangerous',
+      confirmation_required: true,
+      derived_from: 'mcp-annotations',
+      source: 'mcp-hints',
+    });
     expect(findToolSecurity(s.tools, 'fs', 'plain')).toBeUndefined();
     expect(findToolSecurity(s.tools, undefined, 'execute_command')?.risk_level).toBe('dangerous');
     expect(s.tools.pendingLists.size).toBe(0);

@@ -74,7 +74,15 @@ export async function startAgentFixture(): Promise<AgentFixture> {
     human,
     written,
     async startAgent(options = {}) {
-      const agent = new MEWAgent({ gateway: gw.wsUrl(), space: SPACE, token: tokenOf('agent'), backoff: TEST_BACKOFF, model: 'scripted', baseUrl: model.baseUrl, ...options });
+      const agent = new MEWAgent({
+        gateway: gw.wsUrl(),
+        space: SPACE,
+        token: tokenOf('agent'),
+        backoff: TEST_BACKOFF,
+        model: 'scripted',
+        baseUrl: model.baseUrl,
+        ...options,
+      });
       agents.push(agent);
       await agent.connect();
       await vi.waitFor(() => {

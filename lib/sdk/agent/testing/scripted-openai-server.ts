@@ -85,7 +85,10 @@ export class ScriptedOpenAiServer {
   private until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
     if (condition()) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`scripted OpenAI server: no ${what} within ${timeoutMs} ms (${this.requests.length} requests)`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`scripted OpenAI server: no ${what} within ${timeoutMs} ms (${this.requests.length} requests)`)),
+        timeoutMs,
+      );
       const check = () => {
         if (!condition()) return this.waiters.push(check);
         clearTimeout(timer);
