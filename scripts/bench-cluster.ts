@@ -60,17 +60,27 @@ interface BenchGateway {
 
 async function startGateway(config: string, dir: string, env: Record<string, string>): Promise<BenchGateway> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), '--import', 'tsx', 'scripts/gateway.ts'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MEW_SPACE_CONFIG: config, MEW_DATA_DIR: dir, NODE_ENV: 'production', ...env },
-  });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), '--import', 'tsx', 'scripts/gateway.ts'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MEW_SPACE_CONFIG: config, MEW_DATA_DIR: dir, NODE_ENV: 'production', ...env },
+    },
+  );
   let printed = '';
   const keep = (chunk: Buffer) => (printed = (printed + chunk.toString()).slice(-OUTPUT_TAIL_CHARS));
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const gateway = { child, port, output: () => printed };
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false)) return gateway;
+    if (
+      await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return gateway;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('a gateway did not start');
@@ -81,7 +91,19 @@ async function load(port: number, args: string[], pids: number[]): Promise<LoadR
   const before = pids.map(cpuMicros);
   const child = spawn(
     process.execPath,
-    [join(loadDir, 'mew-load.mjs'), '--url', `ws://127.0.0.1:${port}/ws`, '--space', 'bench', '--config', join(loadDir, 'configs/participants-50.json'), '--json', '--timeout', '120', ...args],
+    [
+      join(loadDir, 'mew-load.mjs'),
+      '--url',
+      `ws://127.0.0.1:${port}/ws`,
+      '--space',
+      'bench',
+      '--config',
+      join(loadDir, 'configs/participants-50.json'),
+      '--json',
+      '--timeout',
+      '120',
+      ...args,
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stdout = '';
@@ -122,7 +144,9 @@ export async function benchCluster(): Promise<void> {
     for (const g of gateways) console.log(`--- gateway on port ${g.port} ---\n${g.output()}`);
   };
   const row = (target: string, r: Awaited<ReturnType<typeof load>>) =>
-    console.log(`${target.padEnd(22)} ${String(Math.round(r.all_deliveries_per_s)).padStart(9)} ${String(r.latency_ms.p50).padStart(7)} ${String(r.latency_ms.p99).padStart(7)} ${r.cpuPerDelivery.toFixed(2).padStart(9)} ${String(r.lost).padStart(5)} ${String(r.errors).padStart(6)}  ${r.split.length > 1 ? `(${r.split.map((us) => us.toFixed(2)).join(' + ')})` : ''}`);
+    console.log(
+      `${target.padEnd(22)} ${String(Math.round(r.all_deliveries_per_s)).padStart(9)} ${String(r.latency_ms.p50).padStart(7)} ${String(r.latency_ms.p99).padStart(7)} ${r.cpuPerDelivery.toFixed(2).padStart(9)} ${String(r.lost).padStart(5)} ${String(r.errors).padStart(6)}  ${r.split.length > 1 ? `(${r.split.map((us) => us.toFixed(2)).join(' + ')})` : ''}`,
+    );
   const pair: Record<string, LoadResult> = {};
   try {
     const single = await startGateway(config, join(dir, 'single'), {});
@@ -141,7 +165,8 @@ export async function benchCluster(): Promise<void> {
       await flush.flushall();
       flush.disconnect();
       const nodes = [];
-      for (let i = 0; i < count; i++) nodes.push(await startGateway(config, join(dir, `n${count}-${i}`), { MEW_REDIS_URL: redis.url, MEW_NODE_ID: `bench-${count}-${i}` }));
+      for (let i = 0; i < count; i++)
+        nodes.push(await startGateway(config, join(dir, `n${count}-${i}`), { MEW_REDIS_URL: redis.url, MEW_NODE_ID: `bench-${count}-${i}` }));
       const cluster = await balancer(nodes.map((n) => n.port));
       try {
         const broadcast = await load(cluster.port, BROADCAST, [...nodes.map((n) => n.child.pid!), redisPid]);

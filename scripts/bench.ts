@@ -32,7 +32,10 @@ interface LoadConfig {
 const CONFIGS: LoadConfig[] = [
   { name: '(b) 10 participants × 10 senders, chat', args: ['--participants', '10', '--senders', '10', '--messages', String(3000 * scale)] },
   { name: '(c) 50 participants × 5 senders, chat broadcast', args: ['--participants', '50', '--senders', '5', '--messages', String(3000 * scale)] },
-  { name: '(d) 20 participants × 10 senders, payload-pattern mcp/request', args: ['--participants', '20', '--senders', '10', '--kind', 'mcp-request', '--messages', String(3000 * scale)] },
+  {
+    name: '(d) 20 participants × 10 senders, payload-pattern mcp/request',
+    args: ['--participants', '20', '--senders', '10', '--kind', 'mcp-request', '--messages', String(3000 * scale)],
+  },
   { name: '(e) 10 participants, 2 senders × 200 msg/s', args: ['--participants', '10', '--senders', '2', '--rate', '200', '--messages', String(2000 * scale)] },
 ];
 
@@ -70,7 +73,23 @@ function start(args: string[], env: Record<string, string> = {}): ChildProcess {
 function runLoad(url: string, pid: number, config: LoadConfig, label: string): LoadResult {
   const out = spawnSync(
     process.execPath,
-    [mewLoad, '--url', url, '--space', 'bench', '--config', join(loadDir, 'configs/participants-50.json'), '--gateway-pid', String(pid), '--json', '--timeout', '120', '--label', label, ...config.args],
+    [
+      mewLoad,
+      '--url',
+      url,
+      '--space',
+      'bench',
+      '--config',
+      join(loadDir, 'configs/participants-50.json'),
+      '--gateway-pid',
+      String(pid),
+      '--json',
+      '--timeout',
+      '120',
+      '--label',
+      label,
+      ...config.args,
+    ],
     { encoding: 'utf8', cwd: root, maxBuffer: 16 * 1024 * 1024 },
   );
   const line = out.stdout.trim().split('\n').at(-1);
@@ -103,7 +122,12 @@ async function main() {
     await waitFor(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/healthz`)).ok, 'gateway');
     for (const port of [naivePort, batchedPort]) {
       await waitFor(
-        () => new Promise((done) => { const s = createServer(); s.once('error', () => done(true)); s.listen(port, '127.0.0.1', () => s.close(() => done(false))); }),
+        () =>
+          new Promise((done) => {
+            const s = createServer();
+            s.once('error', () => done(true));
+            s.listen(port, '127.0.0.1', () => s.close(() => done(false)));
+          }),
         'bare relay',
       );
     }

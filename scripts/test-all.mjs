@@ -1,4 +1,4 @@
-// `npm test`: every suite (vitest for lib/, Playwright in real Chromium for e2e/), then one summary line
+// `npm test`: the formatter and linter, every suite (vitest for lib/, Playwright in real Chromium for e2e/), then one summary line
 // `N passed, N failed` over all of them. Installs Debian's redis-server and Chromium first when they are missing
 // (CI runs as root).
 import { spawnSync } from 'node:child_process';
@@ -28,6 +28,11 @@ const ensureChromium = () => ensureDebianPackage(process.env.CHROMIUM_PATH ?? '/
 let passed = 0;
 let failed = 0;
 
+// Formatting and lint (Biome, biome.jsonc): one check, counted like a suite.
+const lintStatus = run('npx', ['biome', 'check', '--diagnostic-level=error', '.']);
+if (lintStatus === 0) passed += 1;
+else failed += 1;
+
 // Unit and integration tests (real gateways on port 0; cluster tests start their own Redis).
 if (!process.env.REDIS_SERVER) ensureDebianPackage('/usr/bin/redis-server', 'redis-server');
 rmSync(`${out}/vitest.json`, { force: true });
@@ -55,4 +60,4 @@ if (ensureChromium() && run('npx', ['next', 'build']) === 0) {
 if (e2eStatus !== 0 && failed === 0) failed += 1; // the suite could not run at all: never report green
 
 console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(failed > 0 || vitestStatus !== 0 || e2eStatus !== 0 ? 1 : 0);
+process.exit(failed > 0 || lintStatus !== 0 || vitestStatus !== 0 || e2eStatus !== 0 ? 1 : 0);

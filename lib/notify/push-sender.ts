@@ -32,12 +32,21 @@ export class PushSender {
       request.endpoint,
       {
         // fetch sets Content-Length from the body itself.
-        headers: Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== 'Content-Length').map(([name, value]) => [name, String(value)])),
+        headers: Object.fromEntries(
+          Object.entries(request.headers)
+            .filter(([name]) => name !== 'Content-Length')
+            .map(([name, value]) => [name, String(value)]),
+        ),
         body: new Uint8Array(request.body),
       },
       PUSH_TIMEOUT_MS,
     );
     if (outcome.status !== undefined && outcome.status < 300) return { ok: true, status: outcome.status };
-    return { ok: false, gone: outcome.status !== undefined && GONE_STATUSES.has(outcome.status), status: outcome.status, error: outcome.error ?? `HTTP ${outcome.status}` };
+    return {
+      ok: false,
+      gone: outcome.status !== undefined && GONE_STATUSES.has(outcome.status),
+      status: outcome.status,
+      error: outcome.error ?? `HTTP ${outcome.status}`,
+    };
   }
 }

@@ -29,12 +29,14 @@ export function loadServerSecrets(db: Database.Database): ServerSecrets {
     insert.run(name, value);
     return value;
   };
-  return db.transaction(() => {
-    let pair: webpush.VapidKeys | undefined;
-    const minted = () => (pair ??= webpush.generateVAPIDKeys());
-    return {
-      vapid: { publicKey: secret('vapid_public_key', () => minted().publicKey), privateKey: secret('vapid_private_key', () => minted().privateKey) },
-      actionKey: Buffer.from(secret('action_token_key', newActionKey), 'base64url'),
-    };
-  }).immediate();
+  return db
+    .transaction(() => {
+      let pair: webpush.VapidKeys | undefined;
+      const minted = () => (pair ??= webpush.generateVAPIDKeys());
+      return {
+        vapid: { publicKey: secret('vapid_public_key', () => minted().publicKey), privateKey: secret('vapid_private_key', () => minted().privateKey) },
+        actionKey: Buffer.from(secret('action_token_key', newActionKey), 'base64url'),
+      };
+    })
+    .immediate();
 }
