@@ -35,7 +35,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node --import tsx server.ts',
+    // The production entry, as `npm start` runs it: the server compiled to dist/ (built here when stale).
+    command: 'node scripts/build-server.mjs && node dist/server.mjs',
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -7,7 +7,6 @@
 import next from 'next';
 import { gatewayEnv, SettingsError } from './lib/gateway';
 import { runGatewayServer } from './scripts/run-gateway-server';
-import { runClusterNode } from './scripts/run-cluster-node';
 
 // Next reads this when it starts (below), so it still applies although the imports above run first.
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
@@ -31,5 +30,6 @@ const serving = {
   leaveOtherUpgrades: dev,
 };
 const redisUrl = process.env.MEW_REDIS_URL;
-if (redisUrl) await runClusterNode(dev ? 'dev' : 'production', redisUrl, serving);
+// Cluster code (and ioredis with it) is loaded only by a cluster node.
+if (redisUrl) await (await import('./scripts/run-cluster-node')).runClusterNode(dev ? 'dev' : 'production', redisUrl, serving);
 else await runGatewayServer(dev ? 'dev' : 'production', serving);

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { freePort } from '../lib/gateway/testing';
 import { redisClient, startRedis, stopProcess } from '../lib/cluster/testing';
+import { buildServerIfStale, gatewayNodeFlags } from './build-server.mjs';
 
 const root = process.cwd();
 const loadDir = resolve(process.env.MEW_LOAD ? resolve(process.env.MEW_LOAD, '..') : resolve(root, '../shared/tools/mew-load'));
@@ -60,9 +61,11 @@ interface BenchGateway {
 
 async function startGateway(config: string, dir: string, env: Record<string, string>): Promise<BenchGateway> {
   const port = await freePort();
+  // Cluster nodes as production runs them: the compiled gateway (scripts/build-server.mjs).
+  const { gateway: entry } = await buildServerIfStale();
   const child = spawn(
     process.execPath,
-    [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), '--import', 'tsx', 'scripts/gateway.ts'],
+    [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []), ...gatewayNodeFlags, entry],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MEW_SPACE_CONFIG: config, MEW_DATA_DIR: dir, NODE_ENV: 'production', ...env },

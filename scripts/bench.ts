@@ -1,10 +1,10 @@
 /**
- * `npm run bench`: drives the gateway alone (scripts/gateway.ts) with ../shared/tools/mew-load, and the same loads
- * against two bare relays (scripts/bare-relay.ts: naive, and batched = the gateway's write path without any
- * parsing or checks) in the same run, then prints deliveries/s, latency percentiles and server CPU µs per
- * delivery. gateway ÷ batched relay is what enforcement costs. Then the MCP bridge's added latency per tools/call
- * (scripts/bench-bridge.ts), and cluster mode on Redis with 1, 2 and 3 nodes (scripts/bench-cluster.ts). Numbers, not
- * assertions: tests never time anything.
+ * `npm run bench`: drives the gateway alone (scripts/gateway.ts, compiled to dist/gateway.mjs as production runs
+ * it) with ../shared/tools/mew-load, and the same loads against two bare relays (scripts/bare-relay.ts: naive, and
+ * batched = the gateway's write path without any parsing or checks) in the same run, then prints deliveries/s,
+ * latency percentiles, server CPU µs per delivery and peak RSS. gateway ÷ batched relay is what enforcement costs.
+ * Then the MCP bridge's added latency per tools/call (scripts/bench-bridge.ts), and cluster mode on Redis with 1, 2
+ * and 3 nodes (scripts/bench-cluster.ts). Numbers, not assertions: tests never time anything.
  * Options: MEW_LOAD (path to mew-load.mjs), BENCH_SCALE (message-count multiplier, default 1), BENCH_BRIDGE=off,
  * BENCH_CLUSTER=off.
  */
@@ -18,6 +18,7 @@ import { benchBridge } from './bench-bridge';
 import { benchCluster } from './bench-cluster';
 import { benchRules } from './bench-rules';
 import { benchSupervisor } from './bench-supervisor';
+import { buildServerIfStale, gatewayNodeFlags } from './build-server.mjs';
 
 const root = process.cwd();
 const loadDir = resolve(process.env.MEW_LOAD ? resolve(process.env.MEW_LOAD, '..') : resolve(root, '../shared/tools/mew-load'));
@@ -109,15 +110,17 @@ async function main() {
   const gatewayPort = await freePort();
   const naivePort = await freePort();
   const batchedPort = await freePort();
-  const gateway = start(['--import', 'tsx', 'scripts/gateway.ts'], {
+  // The gateway as production runs it, and the relays alike: compiled (scripts/build-server.mjs), not through tsx.
+  const compiled = await buildServerIfStale();
+  const gateway = start([...gatewayNodeFlags, compiled.gateway], {
     PORT: String(gatewayPort),
     HOST: '127.0.0.1',
     MEW_SPACE_CONFIG: join(dir, 'space.json'),
     MEW_DATA_DIR: dir,
     NODE_ENV: 'production',
   });
-  const naive = start(['--import', 'tsx', 'scripts/bare-relay.ts', String(naivePort), 'naive']);
-  const batched = start(['--import', 'tsx', 'scripts/bare-relay.ts', String(batchedPort), 'batched']);
+  const naive = start([compiled['bare-relay'], String(naivePort), 'naive']);
+  const batched = start([compiled['bare-relay'], String(batchedPort), 'batched']);
   try {
     await waitFor(async () => (await fetch(`http://127.0.0.1:${gatewayPort}/healthz`)).ok, 'gateway');
     for (const port of [naivePort, batchedPort]) {
@@ -132,7 +135,7 @@ async function main() {
       );
     }
     console.log(`MEW gateway benchmark (mew-load, ${CONFIGS.length} configs, 2 runs per target, best of 2 by CPU/delivery)\n`);
-    const header = `${'config'.padEnd(64)} ${'target'.padEnd(8)} ${pad('deliv/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('µs/deliv', 9)} ${pad('lost', 5)} ${pad('errors', 6)}`;
+    const header = `${'config'.padEnd(64)} ${'target'.padEnd(8)} ${pad('deliv/s', 9)} ${pad('p50 ms', 7)} ${pad('p99 ms', 7)} ${pad('µs/deliv', 9)} ${pad('RSS MB', 7)} ${pad('lost', 5)} ${pad('errors', 6)}`;
     console.log(header);
     console.log('-'.repeat(header.length));
     const rows: string[] = [];
@@ -148,7 +151,7 @@ async function main() {
           if (!best[target] || (r.gateway?.cpu_us_per_delivery ?? Infinity) < (best[target].gateway?.cpu_us_per_delivery ?? Infinity)) best[target] = r;
         }
         const r = best[target];
-        const line = `${config.name.padEnd(64)} ${target.padEnd(8)} ${pad(Math.round(r.all_deliveries_per_s), 9)} ${pad(r.latency_ms.p50, 7)} ${pad(r.latency_ms.p99, 7)} ${pad(r.gateway?.cpu_us_per_delivery ?? '-', 9)} ${pad(r.lost, 5)} ${pad(r.errors, 6)}`;
+        const line = `${config.name.padEnd(64)} ${target.padEnd(8)} ${pad(Math.round(r.all_deliveries_per_s), 9)} ${pad(r.latency_ms.p50, 7)} ${pad(r.latency_ms.p99, 7)} ${pad(r.gateway?.cpu_us_per_delivery ?? '-', 9)} ${pad(r.gateway?.rss_peak_mb ?? '-', 7)} ${pad(r.lost, 5)} ${pad(r.errors, 6)}`;
         console.log(line);
         rows.push(line);
         if (r.first_error) console.log(`  first error: ${JSON.stringify(r.first_error).slice(0, 200)}`);

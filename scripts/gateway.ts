@@ -1,7 +1,7 @@
 /** The gateway alone, without Next: for headless spaces, benchmarks and cluster nodes. Same settings as server.ts. */
 import { runGatewayServer } from './run-gateway-server';
-import { runClusterNode } from './run-cluster-node';
 
+// Cluster code (and ioredis with it) is loaded only by a cluster node.
 const redisUrl = process.env.MEW_REDIS_URL;
-if (redisUrl) await runClusterNode('gateway only', redisUrl);
+if (redisUrl) await (await import('./run-cluster-node')).runClusterNode('gateway only', redisUrl);
 else await runGatewayServer('gateway only');

@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
-import webpush from 'web-push';
-import { newActionKey, type ServerSecrets } from '../notify/server-secrets';
+import { newActionKey, newVapidKeys, type ServerSecrets } from '../notify/server-secrets';
 import { clusterKeys } from './cluster-keys';
 
 /**
@@ -13,10 +12,10 @@ export async function loadClusterSecrets(redis: Redis): Promise<ServerSecrets> {
   const read = () => redis.hmget(key, 'vapid', 'action_token_key');
   let [vapid, actionKey] = await read();
   if (vapid === null || actionKey === null) {
-    if (vapid === null) await redis.hsetnx(key, 'vapid', JSON.stringify(webpush.generateVAPIDKeys()));
+    if (vapid === null) await redis.hsetnx(key, 'vapid', JSON.stringify(newVapidKeys()));
     if (actionKey === null) await redis.hsetnx(key, 'action_token_key', newActionKey());
     [vapid, actionKey] = await read();
   }
-  const { publicKey, privateKey } = JSON.parse(vapid!) as webpush.VapidKeys;
+  const { publicKey, privateKey } = JSON.parse(vapid!) as ServerSecrets['vapid'];
   return { vapid: { publicKey, privateKey }, actionKey: Buffer.from(actionKey!, 'base64url') };
 }

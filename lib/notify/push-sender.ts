@@ -1,4 +1,3 @@
-import webpush from 'web-push';
 import { postOutgoing } from './outgoing-post';
 import type { PushSubscriptionInput } from './push-subscriptions';
 
@@ -18,11 +17,13 @@ export type PushOutcome = { ok: true; status: number } | { ok: false; gone: bool
 /**
  * Sends one Web Push: `web-push` encrypts the payload for the subscription (aes128gcm) and signs the VAPID header;
  * the request itself goes through `postOutgoing`, with a timeout (and so also to the plain-http loopback services tests run).
+ * web-push is loaded at the first push, so a gateway nobody subscribed to never holds it.
  */
 export class PushSender {
   constructor(private readonly vapid: { subject: string; publicKey: string; privateKey: string }) {}
 
   async send(subscription: PushSubscriptionInput, payload: unknown, urgency: PushUrgency): Promise<PushOutcome> {
+    const { default: webpush } = await import('web-push');
     const request = webpush.generateRequestDetails(subscription, JSON.stringify(payload), {
       vapidDetails: this.vapid,
       TTL: PUSH_TTL_SECONDS,

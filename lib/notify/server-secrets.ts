@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createECDH, randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import webpush from 'web-push';
 
 /** Bytes of the HMAC-SHA256 key that signs action tokens. */
 const ACTION_KEY_BYTES = 32;
@@ -18,6 +17,17 @@ export function newActionKey(): string {
   return randomBytes(ACTION_KEY_BYTES).toString('base64url');
 }
 
+/**
+ * A new VAPID key pair (base64url): a P-256 key, the public half uncompressed (65 bytes), the private one 32 bytes, as
+ * web-push's `generateVAPIDKeys` makes them; made here so that minting one does not load web-push (only sending does).
+ */
+export function newVapidKeys(): ServerSecrets['vapid'] {
+  const curve = createECDH('prime256v1');
+  curve.generateKeys();
+  const padded = (key: Buffer, bytes: number) => (key.length < bytes ? Buffer.concat([Buffer.alloc(bytes - key.length), key]) : key);
+  return { publicKey: padded(curve.getPublicKey(), 65).toString('base64url'), privateKey: padded(curve.getPrivateKey(), 32).toString('base64url') };
+}
+
 /** Reads the secrets, minting each one that is missing (never replacing one that exists). */
 export function loadServerSecrets(db: Database.Database): ServerSecrets {
   const read = db.prepare('SELECT value FROM notify_secrets WHERE name = ?').pluck();
@@ -31,8 +41,8 @@ export function loadServerSecrets(db: Database.Database): ServerSecrets {
   };
   return db
     .transaction(() => {
-      let pair: webpush.VapidKeys | undefined;
-      const minted = () => (pair ??= webpush.generateVAPIDKeys());
+      let pair: ServerSecrets['vapid'] | undefined;
+      const minted = () => (pair ??= newVapidKeys());
       return {
         vapid: { publicKey: secret('vapid_public_key', () => minted().publicKey), privateKey: secret('vapid_private_key', () => minted().privateKey) },
         actionKey: Buffer.from(secret('action_token_key', newActionKey), 'base64url'),
