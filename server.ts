@@ -5,8 +5,8 @@
  * cluster on that Redis instead.
  */
 import next from 'next';
-import { gatewayEnv, SettingsError } from './lib/gateway';
-import { runGatewayServer } from './scripts/run-gateway-server';
+import { gatewayEnv } from './lib/gateway';
+import { exitOnSettingsError, runServer } from './lib/host/run-server';
 
 // Next reads this when it starts (below), so it still applies although the imports above run first.
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
@@ -15,9 +15,7 @@ let settings: ReturnType<typeof gatewayEnv>;
 try {
   settings = gatewayEnv(process.cwd());
 } catch (e) {
-  if (!(e instanceof SettingsError)) throw e;
-  console.error(`Cannot start: ${e.message}`);
-  process.exit(1);
+  exitOnSettingsError(e);
 }
 const { host, port } = settings;
 const app = next({ dev, hostname: host, port });
@@ -29,7 +27,4 @@ const serving = {
   // In dev, Next registers its own upgrade listener (HMR on /_next/hmr) at the first request.
   leaveOtherUpgrades: dev,
 };
-const redisUrl = process.env.MEW_REDIS_URL;
-// Cluster code (and ioredis with it) is loaded only by a cluster node.
-if (redisUrl) await (await import('./scripts/run-cluster-node')).runClusterNode(dev ? 'dev' : 'production', redisUrl, serving);
-else await runGatewayServer(dev ? 'dev' : 'production', serving);
+await runServer(dev ? 'dev' : 'production', serving);

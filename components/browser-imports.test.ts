@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importSpecifiers, resolveSpecifier, sourceFiles } from '../scripts/source-imports';
 
 // The browser takes wire types from `lib/protocol` only (DESIGN.md, "Third round"). The control room (components/,
 // and app/ pages: everything but route handlers) must not import server modules, not even for a type, and nothing it
@@ -34,56 +35,19 @@ const ISOMORPHIC_FILES: Record<string, string> = {
 };
 
 /** Folders of `lib/` that hold server code: a component never imports them directly, not even a type. */
-const SERVER_FOLDERS = ['gateway', 'host', 'notify', 'cluster', 'launcher', 'automation', 'rules', 'budgets', 'bridge', 'mcp-server', 'telemetry', 'demo'];
+const SERVER_FOLDERS = ['gateway', 'host', 'notify', 'cluster', 'launcher', 'rules', 'budgets', 'bridge', 'mcp-server', 'telemetry', 'demo'];
 const SERVER_IMPORT = new RegExp(`(?:^|/)lib/(?:${SERVER_FOLDERS.join('|')})(?:/|$)`);
 
 /** Packages that only run on the server (beside node's built-in modules). */
 const SERVER_PACKAGES = ['better-sqlite3', 'ws', 'ioredis', 'web-push', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server-filesystem'];
 
-const SOURCE = /\.(?:ts|tsx|mts|mjs|js|jsx)$/;
 const NOT_BUNDLED = /\.(?:test|spec)\.tsx?$|\.fixture\.ts$/;
 /** Route handlers run on the server and may import server code. */
 const ROUTE_HANDLER = /(?:^|\/)route\.(?:ts|tsx|js)$/;
 
-/** Every module specifier a source file imports or re-exports (static, side-effect, dynamic, require), type-only included. */
-function importSpecifiers(text: string): string[] {
-  const found: string[] = [];
-  const patterns = [
-    /^\s*(?:import|export)\b[^;]*?\bfrom\s*['"]([^'"]+)['"]/gm,
-    /^\s*import\s*['"]([^'"]+)['"]/gm,
-    /\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
-  ];
-  for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.push(match[1]);
-  return found;
-}
-
-const posix = (path: string) => path.split(sep).join('/');
-
-function sourceFiles(dir: string): string[] {
-  const abs = join(ROOT, dir);
-  if (!existsSync(abs)) return [];
-  return readdirSync(abs).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(join(ROOT, path)).isDirectory() ? sourceFiles(path) : SOURCE.test(name) ? [posix(path)] : [];
-  });
-}
-
 /** The control room's own files: components/ and app/ (route handlers aside), tests aside. */
 function browserEntries(): string[] {
   return [...sourceFiles('components'), ...sourceFiles('app')].filter((file) => !NOT_BUNDLED.test(file) && !ROUTE_HANDLER.test(file));
-}
-
-/** The repository file (relative, posix) a specifier names, or undefined for a package. */
-function resolveSpecifier(fromFile: string, specifier: string): string | undefined {
-  let base: string;
-  if (specifier.startsWith('@/')) base = join(ROOT, specifier.slice(2));
-  else if (specifier.startsWith('.')) base = resolve(ROOT, dirname(fromFile), specifier);
-  else return undefined;
-  for (const suffix of ['', '.ts', '.tsx', '/index.ts', '/index.tsx', '.mjs', '.js']) {
-    const candidate = base + suffix;
-    if (existsSync(candidate) && statSync(candidate).isFile()) return posix(relative(ROOT, candidate));
-  }
-  throw new Error(`${fromFile}: cannot resolve "${specifier}"`);
 }
 
 const packageName = (specifier: string) =>

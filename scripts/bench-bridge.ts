@@ -17,7 +17,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { z } from 'zod';
 import { filesystemServer } from '../lib/bridge/filesystem-server';
 import { McpBridge } from '../lib/bridge/mcp-bridge';
-import { createGatewayServer } from '../lib/gateway/gateway-server';
+import { createGatewayServer } from '../lib/host/gateway-server';
 import { parseSpaceConfig } from '../lib/gateway/space-config';
 import { MEWParticipant } from '../lib/sdk/mew-participant';
 

@@ -4,8 +4,8 @@
  * approves, against the same call made directly by a participant allowed to make it. Target: decided within 100 ms.
  */
 import { pathToFileURL } from 'node:url';
-import { RuleSupervisor } from '../lib/automation/rule-supervisor';
-import { createGatewayServer } from '../lib/gateway/gateway-server';
+import { RuleSupervisor } from '../lib/rules/rule-supervisor';
+import { createGatewayServer } from '../lib/host/gateway-server';
 import { parseSpaceConfig } from '../lib/gateway/space-config';
 import { approvalRuleInputSchema, type ApprovalRule } from '../lib/rules/approval-rule';
 import { MEWParticipant } from '../lib/sdk/mew-participant';

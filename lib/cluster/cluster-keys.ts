@@ -1,5 +1,3 @@
-import type { NotifyTable } from '../notify/notify-rows';
-
 /**
  * Every Redis key of cluster mode, in one place. A space's keys share the `{space}` hash tag so that they would
  * live in one slot of a Redis Cluster; node keys are per node.
@@ -29,17 +27,16 @@ export const clusterKeys = {
   presence: (space: string) => `mew:{${space}}:presence`,
   /** Stream: what the nodes' connections send to the space (attach, frames, detach), read by its owner. */
   inbox: (space: string) => `mew:{${space}}:in`,
-  /** Stream: rows inserted into the space's approval rules and rule events (both append-only), replayed at takeover. */
-  rules: (space: string) => `mew:{${space}}:rules`,
+  /** Hash per feature table (rules, notifications…): the space's rows by key, as JSON; written by the owner, loaded at takeover. */
+  table: (space: string, table: string) => `mew:{${space}}:table:${table}`,
+  /** Before feature tables: a stream of the rows inserted into approval_rules and rule_events (read once by `load`). */
+  legacyRules: (space: string) => `mew:{${space}}:rules`,
   /** Stream: the space's audit events, never trimmed (the durable audit record of a cluster). */
   audit: (space: string) => `mew:{${space}}:audit`,
-  /**
-   * Hash per notification table (push subscriptions, used action tokens, webhooks, webhook deliveries): the space's
-   * rows by key, as JSON; written by the owner, loaded at takeover.
-   */
-  notify: (space: string, table: NotifyTable) => `mew:{${space}}:notify:${table}`,
-  /** Hash: the secrets of notifications the whole cluster shares (`vapid`, `action_token_key`), minted once. */
-  notifySecrets: () => 'mew:notify:secrets',
+  /** Before feature tables: a hash per notification table, as `table` keeps them now (read once by `load`). */
+  legacyNotify: (space: string, table: string) => `mew:{${space}}:notify:${table}`,
+  /** Hash: the secrets the whole cluster shares (`vapid`, `action_token_key`), minted once. */
+  secrets: () => 'mew:notify:secrets',
   /** A SCAN pattern matching every key of the space (a start-over deletes what is left of it). */
   spacePattern: (space: string) => `mew:{${space.replace(/[*?[\]\\]/g, '\\$&')}}:*`,
   /** A live node's heartbeat (its HTTP base URL), with a TTL it keeps renewing. */

@@ -1,13 +1,16 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { formatCursor, type HistoryPosition } from '../gateway/history-cursor';
 import { resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
-import { GATEWAY_WS_PATH } from '../gateway/gateway-server';
+import { GATEWAY_WS_PATH, HttpListener } from '../gateway/http-listener';
+import { healthReport } from '../gateway/http-api';
+import type { SpaceFeature } from '../host/space-feature';
+import type { SpaceHost } from '../host/space-host';
 import { OutboundMessage } from '../gateway/outbound-message';
 import type { Space } from '../gateway/space';
 import type { SpaceConfig } from '../gateway/space-config';
-import { answerClientError, decodePathSegment, sendError, sendJson } from '../gateway/http-util';
+import { decodePathSegment, sendError, sendJson } from '../gateway/http-util';
 import type { GatewayError } from '../gateway/gateway-error';
 import type { WsConnection } from '../gateway/ws-connection';
 import {
@@ -52,7 +55,6 @@ import { packFields } from './packed-fields';
 import { MAX_ENTRY_FIELDS, type FenceLoss, type LocalItem } from './fenced-writer';
 import { openRedis, reportCommandFailure, type RedisReportOptions } from './redis-connection';
 import { SpaceLease } from './space-lease';
-import type { OwnerLaunchOptions } from './owner-launches';
 import { SpaceOwner, SpaceStateLostError } from './space-owner';
 
 export interface ClusterNodeOptions extends ClusterOptions {
@@ -62,8 +64,8 @@ export interface ClusterNodeOptions extends ClusterOptions {
   fallback?: (req: IncomingMessage, res: ServerResponse) => void;
   /** Upgrades on other paths are left to another listener (Next's HMR in dev). */
   leaveOtherUpgrades?: boolean;
-  /** Run the launched participants, demo agents and observers of each space this node owns. @default none */
-  launches?: OwnerLaunchOptions;
+  /** What each space runs beside the gateway core (`serverFeatures`), started on the node that owns it. @default none */
+  features?: readonly SpaceFeature[];
   /** How this node reports a Redis outage (how often, where to). @default every 30 s, console.error */
   redisReport?: RedisReportOptions;
 }
@@ -106,7 +108,8 @@ export class ClusterNode {
    * sessions an owner may still hold) can reach the new run's connections.
    */
   private readonly run: string;
-  readonly server: Server;
+  private readonly listener: HttpListener;
+  private readonly startedAt = Date.now();
   private readonly redis: Redis;
   private readonly outboxReader: Redis;
   private readonly spaces = new Map<string, WsSpace>();
@@ -167,13 +170,16 @@ export class ClusterNode {
       authenticate: () => 'deferred', // only the space's owner knows its tokens
       connect: (space, who, socket, bindOptions) => this.forward(space, who, socket, bindOptions),
     });
-    this.server = createServer((req, res) => this.serveHttp(req, res));
-    this.server.on('clientError', answerClientError);
-    this.server.on('upgrade', (req, socket, head) => {
-      const { pathname } = new URL(req.url ?? '/', 'http://localhost');
-      if (pathname === GATEWAY_WS_PATH) this.transport.handleUpgrade(req, socket, head);
-      else if (!options.leaveOtherUpgrades) socket.destroy();
+    this.listener = new HttpListener({
+      handle: (req, res) => this.serveHttp(req, res),
+      upgrade: (req, socket, head) => this.transport.handleUpgrade(req, socket, head),
+      fallback: options.fallback,
+      leaveOtherUpgrades: options.leaveOtherUpgrades,
     });
+  }
+
+  get server(): Server {
+    return this.listener.server;
   }
 
   /** Spaces this node owns now. */
@@ -186,18 +192,16 @@ export class ClusterNode {
     return this.owners.get(id)?.owner.space;
   }
 
+  /** The host of a space this node owns now: what the space runs beside the gateway core. */
+  ownedHost(id: string): SpaceHost | undefined {
+    return this.owners.get(id)?.owner.host;
+  }
+
   /** Listens, joins the cluster and starts competing for spaces; resolves with the bound port. */
   async listen(port: number, host: string): Promise<number> {
     await Promise.all([this.redis.connect(), this.outboxReader.connect()]);
-    const bound = await new Promise<number>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, host, () => {
-        this.server.off('error', reject);
-        const address = this.server.address();
-        resolve(typeof address === 'object' && address ? address.port : port);
-      });
-    });
-    this.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${bound}`;
+    const { port: bound, httpUrl } = await this.listener.listen(port, host);
+    this.baseUrl = httpUrl;
     await this.clearLostSpaces();
     await this.heartbeat();
     void this.readOutbox();
@@ -229,10 +233,7 @@ export class ClusterNode {
     await this.redis.del(clusterKeys.nodeAlive(this.run), clusterKeys.nodeOutbox(this.run));
     this.outboxReader.disconnect();
     await this.redis.quit();
-    await new Promise<void>((done) => {
-      this.server.closeAllConnections();
-      this.server.close(() => done());
-    });
+    await this.listener.close();
   }
 
   /**
@@ -259,31 +260,41 @@ export class ClusterNode {
     }
   }
 
-  private serveHttp(req: IncomingMessage, res: ServerResponse): void {
+  private serveHttp(req: IncomingMessage, res: ServerResponse): boolean {
     const { pathname, searchParams } = new URL(req.url ?? '/', 'http://localhost');
-    if (pathname === '/healthz' || pathname === '/health') return sendJson(res, 200, { ok: true, node: this.nodeId });
+    if (pathname === '/healthz' || pathname === '/health') {
+      sendJson(
+        res,
+        200,
+        healthReport(
+          this.startedAt,
+          [...this.owners.values()].map(({ owner }) => owner.space),
+          this.nodeId,
+        ),
+      );
+      return true;
+    }
     if (pathname === '/cluster') {
       void this.status().then(
         (status) => sendJson(res, 200, status),
         (error: Error) => sendError(res, 'internal_error', `cannot read the cluster's state: ${error.message}`),
       );
-      return;
+      return true;
     }
-    if (!GATEWAY_API_PATH.test(pathname)) {
-      if (this.options.fallback) return this.options.fallback(req, res);
-      return sendError(res, 'not_found', 'no such endpoint');
-    }
+    if (!GATEWAY_API_PATH.test(pathname)) return false;
     const inPath = SPACE_IN_PATH.exec(pathname)?.[1];
     let space: string;
     try {
       space = inPath === undefined ? (searchParams.get('space') ?? this.defaultSpaceId) : decodePathSegment(inPath);
     } catch (error) {
-      return sendError(res, (error as GatewayError).code, (error as GatewayError).message);
+      sendError(res, (error as GatewayError).code, (error as GatewayError).message);
+      return true;
     }
     void this.serveSpaceHttp(space, req, res).catch((error: Error) => {
       console.error(`[cluster] ${this.nodeId}: HTTP ${req.method} ${pathname} failed:`, error);
       if (!res.headersSent) sendError(res, 'internal_error', 'request failed');
     });
+    return true;
   }
 
   /**
@@ -406,7 +417,7 @@ export class ClusterNode {
         local: { key: clusterKeys.nodeOutbox(this.run), deliver: (items) => this.applyLocal(items) },
         onLost: (why: FenceLoss) =>
           why === 'lost' ? this.refuseLost(space, `its fencing token went back below ${fence}, the one this node holds`) : this.lose(space),
-        launches: this.options.launches,
+        features: this.options.features,
       });
       if (this.taking.get(space) !== fence) {
         owner.stop(); // its lease could not be renewed meanwhile: another node may own the space already

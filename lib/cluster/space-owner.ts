@@ -2,13 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import { AuditLog, type AuditRecord } from '../gateway/audit';
 import { createAuditRoute } from '../gateway/audit-api';
-import { createBudgetRoute } from '../gateway/budget-api';
-import type { AuditSink } from '../gateway/audit-sink';
-import { RuleRecords, type RuleTable } from '../gateway/persistence/rule-records';
-import { createRulesRoute } from '../gateway/rules-api';
-import { createProcessRoute } from '../gateway/process-api';
-import { superviseSpace, type SpaceSupervision } from '../automation/space-supervision';
 import { createHttpApi } from '../gateway/http-api';
+import type { SpaceFeature } from '../host/space-feature';
+import { SpaceHost } from '../host/space-host';
 import { CLOSE_CODES, type ErrorCode } from '../protocol';
 import { Gateway, type CloseInfo, type Session } from '../gateway/gateway';
 import { resolveLimits, type GatewayLimits } from '../gateway/gateway-options';
@@ -23,12 +19,11 @@ import type { StoredStream } from '../gateway/stream-registry';
 import type { SpaceConfig } from '../gateway/space-config';
 import { AUDIT_COUNT_FIELD, ClusterAuditSink } from './cluster-audit-sink';
 import { ClusterHistory, historyEntryOf } from './cluster-history';
-import { startOwnerNotifications, type OwnerNotifications } from './cluster-notifications';
+import { clusterHostStorage } from './cluster-host-storage';
 import { clusterKeys } from './cluster-keys';
 import { HEARTBEAT_MS, READ_BLOCK_MS, READ_COUNT, TRIM_EVERY_READS, WRITE_RETRY_MS } from './cluster-options';
 import { decodeInboxEntry, unpackEntry, type ConnectionRef, type InboxEntry } from './cluster-wire';
 import { FencedWriter, type FenceLoss, type LocalOutbox } from './fenced-writer';
-import { OwnerLaunches, type OwnerLaunchOptions } from './owner-launches';
 import { reportCommandFailure } from './redis-connection';
 import { RemoteConnection } from './remote-connection';
 import { streamPages } from './stream-pages';
@@ -44,7 +39,7 @@ export interface SpaceOwnerOptions {
   fence: number;
   /** The WebSocket URL invite acks hand out. */
   connectionUrl: () => string;
-  /** The node's own WebSocket URL, which the space's rule supervisor joins through. */
+  /** The node's own WebSocket URL, which the participants the space's host runs join through. */
   gatewayUrl: string;
   /** The node's own outbox, delivered in process. */
   local: LocalOutbox;
@@ -53,8 +48,8 @@ export interface SpaceOwnerOptions {
    * (`lost`: the fence went back below this owner's token). This owner has stopped.
    */
   onLost: (why: FenceLoss) => void;
-  /** Run the space's launched participants, demo agents and observers while owning it. @default none */
-  launches?: OwnerLaunchOptions;
+  /** What the space runs beside the gateway core (`serverFeatures`), started when the node takes it. @default none */
+  features?: readonly SpaceFeature[];
 }
 
 /**
@@ -81,12 +76,8 @@ export class SpaceOwner {
   private readonly sessions = new Map<string, { session: Session; ref: ConnectionRef }>();
   private stopped = false;
   private ended = false;
-  /** The space's HTTP endpoints (spec §5.3 messages, the admin API, audit, budgets, rules), for requests that reach this owner. */
+  /** The space's HTTP endpoints (spec §5.3 messages, the admin API, audit, its features'), for requests that reach this owner. */
   readonly http: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
-  /** The space's rule supervisor, run by its owner (unless its config turns it off: `automation.supervisor: false`). */
-  private supervision?: SpaceSupervision;
-  /** The space's processes (launched participants, demo agents, observers), run by its owner. */
-  private launches?: OwnerLaunches;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly metaKey: string;
   private readonly inboxKey: string;
@@ -99,23 +90,11 @@ export class SpaceOwner {
     private readonly writer: FencedWriter,
     private readonly database: GatewayDatabase,
     private readonly auditLog: AuditLog,
-    rules: RuleRecords,
-    audit: AuditSink,
-    private readonly notifications: OwnerNotifications,
+    /** What the space runs beside the gateway core, as a single process runs it. */
+    readonly host: SpaceHost,
     private inboxPosition: string,
   ) {
-    this.http = createHttpApi(gateway, [
-      createAuditRoute(gateway, auditLog),
-      createBudgetRoute(gateway),
-      createRulesRoute(
-        gateway,
-        () => rules,
-        audit,
-        () => this.supervision?.reload(),
-      ),
-      createProcessRoute(gateway, audit, () => this.launches?.launcher),
-      ...notifications.routes,
-    ]);
+    this.http = createHttpApi(gateway, [createAuditRoute(gateway, auditLog), ...host.routes]);
     this.metaKey = clusterKeys.meta(space.id);
     this.inboxKey = clusterKeys.inbox(space.id);
     this.presenceKey = clusterKeys.presence(space.id);
@@ -124,9 +103,8 @@ export class SpaceOwner {
   }
 
   /**
-   * Builds the space from what Redis holds (records, open streams, history, audit, rules), binds again the connections its
-   * predecessor had on live nodes, starts reading the inbox and runs the space's rule supervisor and, with
-   * `launches`, its processes.
+   * Builds the space from what Redis holds (records, open streams, history, audit, its features' tables), binds again
+   * the connections its predecessor had on live nodes, starts reading the inbox and starts the space's host.
    */
   static async take(options: SpaceOwnerOptions): Promise<SpaceOwner> {
     const { redis, config } = options;
@@ -153,13 +131,6 @@ export class SpaceOwner {
       for (const [, fields] of page) auditLog.record(JSON.parse(fields[1]) as AuditRecord);
       auditLog.flush(); // page by page: the log's queue is bounded, and a longer stream must not overflow it
     }
-    const rulesKey = clusterKeys.rules(config.id);
-    for await (const page of streamPages(redis, rulesKey)) {
-      database.transaction(() => {
-        for (const [, fields] of page) RuleRecords.insert(database, fields[1] as RuleTable, JSON.parse(fields[3]) as (string | number)[]);
-      });
-    }
-    const rules = new RuleRecords(database, config.id, (table, row) => writer.append(rulesKey, 0, ['t', table, 'r', JSON.stringify(row)]));
     const audit = new ClusterAuditSink(writer, auditLog, audited);
     const gateway = new Gateway({
       spaces: [config],
@@ -174,41 +145,26 @@ export class SpaceOwner {
         replicate: (streams) => writer.set(metaKey, 'streams', JSON.stringify(streams)),
       }),
     });
-    const notifications = await startOwnerNotifications({
-      redis,
-      writer,
-      gateway,
-      database,
-      audit,
-      space: config.id,
-      fence: options.fence,
-      gatewayUrl: options.gatewayUrl,
-    });
-    owner = new SpaceOwner(options, gateway, gateway.spaces.get(config.id)!, writer, database, auditLog, rules, audit, notifications, meta.inpos ?? '0-0');
+    const space = gateway.spaces.get(config.id)!;
+    const storage = clusterHostStorage({ redis, writer, database, space: config.id, fence: options.fence });
+    const host = await SpaceHost.start(
+      {
+        config,
+        space,
+        gateway,
+        database,
+        audit,
+        storage,
+        gatewayUrl: options.gatewayUrl,
+        httpUrl: new URL(options.gatewayUrl).origin.replace(/^ws/, 'http'),
+        log: (line) => console.log(line),
+      },
+      options.features ?? [],
+    );
+    owner = new SpaceOwner(options, gateway, space, writer, database, auditLog, host, meta.inpos ?? '0-0');
     await owner.resume();
     void owner.readInbox();
-    owner.supervise(rules, audit);
-    try {
-      if (options.launches) owner.launches = new OwnerLaunches(config, owner.space, options.gatewayUrl, options.launches);
-    } catch (error) {
-      // The space is served all the same: giving it up would only move the failure to the next node.
-      console.error(`[cluster] ${config.id}: could not start its processes:`, error);
-    }
     return owner;
-  }
-
-  /** Runs the space's rule supervisor here, joining through this node, as a single process does (`superviseSpace`). */
-  private supervise(rules: RuleRecords, audit: AuditSink): void {
-    const { config } = this.options;
-    this.supervision = superviseSpace({
-      gatewayUrl: this.options.gatewayUrl,
-      config,
-      space: this.space,
-      records: rules,
-      audit,
-      present: (participant) => this.space.participants.get(participant)?.online === true,
-      log: (line) => console.error(`[${config.id}/${this.space.supervisor}] ${line}`),
-    });
   }
 
   /**
@@ -217,7 +173,7 @@ export class SpaceOwner {
    */
   async release(): Promise<void> {
     this.stopped = true;
-    await Promise.all([this.writer.drained(), this.launches?.stop()]);
+    await Promise.all([this.writer.drained(), this.host.release()]);
     this.stop();
   }
 
@@ -228,12 +184,10 @@ export class SpaceOwner {
     this.ended = true;
     clearInterval(this.sweeper);
     this.space.cancelTimers();
-    this.supervision?.stop();
-    void this.launches?.stop();
     this.options.blocking.disconnect();
     this.auditLog.close();
     // Sends under way end on their own (each bounded by its timeout) and log into the database until then.
-    void this.notifications.close().finally(() => this.database.close());
+    void this.host.stop().finally(() => this.database.close());
   }
 
   private lose(why: FenceLoss): void {

@@ -3,6 +3,8 @@
  * persistence, cluster nodes in this process or as child processes that can be killed. Nothing in the product
  * imports it.
  */
+import { serverFeatures } from '../host/server-features';
+import { configSections } from '../host/space-feature';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,7 +94,10 @@ export interface TestNode {
   httpUrl(path: string): string;
 }
 
-/** A cluster node in this process on 127.0.0.1:0, serving inline space configs (the space.yaml layout). */
+/**
+ * A cluster node in this process on 127.0.0.1:0, serving inline space configs (the space.yaml layout), each owned
+ * space hosting the product's features (rules, budgets, notifications), as a single-process test gateway does.
+ */
 export async function startNode(
   redisUrl: string,
   nodeId: string,
@@ -100,13 +105,15 @@ export async function startNode(
   limits?: Partial<GatewayLimits>,
   options: Pick<ClusterNodeOptions, 'redisReport' | 'startOver' | 'acceptRestore'> = {},
 ): Promise<TestNode> {
+  const features = serverFeatures();
   const node = new ClusterNode({
     redisUrl,
     nodeId,
     limits,
-    spaces: configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`)),
+    spaces: configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`, { sections: configSections(features) })),
     startOver: [],
     acceptRestore: [],
+    features,
     ...options,
   });
   const port = await node.listen(0, '127.0.0.1');

@@ -40,7 +40,8 @@ describe('the demo space under the server’s launcher', () => {
     const specs = demoLaunchSpecs({ space: DEMO_SPACE, dataDir: space.dataDir, paceMs: 200 });
     expect(specs.map((s) => s.participantId)).toEqual(['files', 'scribe', 'auditor']); // not the human
     for (const { participantId, spec } of specs) launcher.add(DEMO_SPACE, participantId, spec, space.tokens[participantId]);
-    await expect.poll(present, { timeout: CHILD_TIMEOUT_MS }).toEqual(['auditor', 'files', 'scribe']);
+    // With the rule supervisor the space's host runs (the demo has timeouts to apply, so it joins at once).
+    await expect.poll(present, { timeout: CHILD_TIMEOUT_MS }).toEqual(['auditor', 'files', 'rules', 'scribe']);
     await expect.poll(() => status('scribe').tail.join('\n')).toContain('connected to space "demo" as scribe');
     expect(status('scribe').tail.join('\n')).not.toContain(space.tokens.scribe);
     await expect.poll(() => status('files').tail.join('\n')).toMatch(/ready: secure-filesystem-server with \d+ tools/);
@@ -63,11 +64,11 @@ describe('the demo space under the server’s launcher', () => {
     await expect.poll(() => status('files').state, { timeout: CHILD_TIMEOUT_MS }).toBe('exited');
     expect(status('files').lastExit).toMatchObject({ code: 0, signal: null });
 
-    await expect.poll(present, { timeout: CHILD_TIMEOUT_MS }).toEqual(['auditor', 'scribe']);
+    await expect.poll(present, { timeout: CHILD_TIMEOUT_MS }).toEqual(['auditor', 'rules', 'scribe']);
     const pids = ['scribe', 'auditor'].map((id) => status(id).pid!);
     await launcher.stopAll();
     expect(['files', 'scribe', 'auditor'].map((id) => status(id).state)).toEqual(['exited', 'stopped', 'stopped']);
     expect(pids.filter(isAlive)).toEqual([]);
-    await expect.poll(present).toEqual([]);
+    await expect.poll(present).toEqual(['rules']);
   });
 });

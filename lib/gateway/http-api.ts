@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AFTER_CURSOR_PARAM } from '../protocol';
 import { handleAdmin } from './admin-api';
 import type { Gateway } from './gateway';
+import type { Space } from './space';
 import { GatewayError } from './gateway-error';
 import { parseCursor } from './history-cursor';
 import { bearer, decodePathSegment, readBody, requireJsonContentType, sendError, sendJson } from './http-util';
@@ -9,8 +10,8 @@ import { bearer, decodePathSegment, readBody, requireJsonContentType, sendError,
 const MESSAGES_PATH = /^\/participants\/([^/]+)\/messages$/;
 
 /**
- * The gateway's HTTP endpoints: `GET /healthz` (and `/health`), `GET|POST /participants/{id}/messages` (spec §5.3), the admin
- * API and the audit log. Returns false for any other path so the caller can hand the request to Next.
+ * The gateway's HTTP endpoints: `GET /healthz` (and `/health`), `GET|POST /participants/{id}/messages` (spec §5.3) and
+ * the admin API, then `extraRoutes` (the audit log, the space hosts' routes). Returns false for any other path so the caller can hand the request to Next.
  * Every error is a JSON body with the status of its code.
  */
 export function createHttpApi(gateway: Gateway, extraRoutes: HttpRoute[] = []) {
@@ -21,11 +22,7 @@ export function createHttpApi(gateway: Gateway, extraRoutes: HttpRoute[] = []) {
     // `/health` as well: the reference implementation's path, which its scripts poll.
     if (url.pathname !== '/healthz' && url.pathname !== '/health') return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new GatewayError('method_not_allowed', 'use GET');
-    sendJson(res, 200, {
-      status: 'ok',
-      uptime_s: Math.round((Date.now() - startedAt) / 1000),
-      spaces: [...gateway.spaces.values()].map((s) => ({ id: s.id, participants: s.participants.size, connected: s.connectedCount })),
-    });
+    sendJson(res, 200, healthReport(startedAt, gateway.spaces.values()));
     return true;
   }
 
@@ -84,4 +81,14 @@ export function createHttpApi(gateway: Gateway, extraRoutes: HttpRoute[] = []) {
 }
 
 /** One HTTP endpoint: handles the request and returns true, or returns false when the path is not its own. */
+/** `GET /healthz` of any gateway process: up since when, and the spaces it serves here (a cluster node adds its id). */
+export function healthReport(startedAt: number, spaces: Iterable<Space>, node?: string) {
+  return {
+    status: 'ok' as const,
+    uptime_s: Math.round((Date.now() - startedAt) / 1000),
+    ...(node !== undefined && { node }),
+    spaces: [...spaces].map((s) => ({ id: s.id, participants: s.participants.size, connected: s.connectedCount })),
+  };
+}
+
 export type HttpRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>;

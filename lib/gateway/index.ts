@@ -4,7 +4,8 @@ export type { HistoryEntry, HistoryStore, LoadedHistory } from './history-store'
 export { MemoryHistoryStore } from './memory-history-store';
 export { GatewayError } from './gateway-error';
 export { DEFAULT_LIMITS, GATEWAY_ID, resolveLimits, type GatewayLimits } from './gateway-options';
-export { createGatewayServer, gatewayEnv, GATEWAY_WS_PATH, SettingsError, type GatewayServer, type GatewayServerOptions } from './gateway-server';
+export { gatewayEnv, SettingsError } from './server-settings';
+export { GATEWAY_WS_PATH, HttpListener, type BoundAddress } from './http-listener';
 export { createHttpApi, type HttpRoute } from './http-api';
 export { sendError, sendJson } from './http-util';
 export { OutboundMessage } from './outbound-message';

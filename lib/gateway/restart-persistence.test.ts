@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGatewayServer } from './gateway-server';
+import { createGatewayServer } from '../host/gateway-server';
 import { DATABASE_FILE } from './persistence/gateway-database';
 import { PersistenceError } from './persistence/persistence-error';
 import { readStoredTokens } from './persistence/stored-tokens';

@@ -3,11 +3,8 @@ import { dirname, extname, resolve as resolvePath } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../capabilities';
-import { expand, missingVariables } from '../launcher/env-template';
-import { bridgeProcess } from '../bridge/bridge-process';
-import { agentProcess } from '../launcher/agent-process';
-import { launchFieldsSchema, type AgentEntry, type LaunchSpec } from '../launcher/launch-spec';
 import { budgetLimitsSchema, PARTICIPANT_ID_PATTERN, type BudgetLimits } from '../protocol';
+import type { ConfigSection } from './config-section';
 import { gatewayLimitsSchema, type GatewayLimitsInput } from './gateway-options';
 import { timeoutPolicySchema, type TimeoutPolicy } from '../rules/approval-rule';
 
@@ -16,53 +13,48 @@ const tokenSchema = z.string().min(1, 'a token cannot be empty');
 
 const capabilityInput = z.union([z.string(), z.record(z.string(), z.unknown())]);
 
-const participantSchema = z
-  .strictObject({
-    /** Bearer tokens that authenticate as this participant. Omitted: one is minted and kept in the data directory. */
-    tokens: z.array(tokenSchema).optional(),
-    capabilities: z.array(capabilityInput).optional(),
-    /** `directed`: receive only envelopes addressed to me or broadcast (MCPx routing modes). */
-    routing: z.enum(['broadcast', 'directed']).optional(),
-    /** What it may spend (tokens, usd, and the price of its tokens): enforced by the gateway from its statuses. */
-    budget: budgetLimitsSchema.optional(),
-    /** How the server starts it, if it does. */
-    ...launchFieldsSchema,
-    description: z.string().optional(),
-    // Fields of the reference implementation's configs that mean nothing here; accepted so its templates load.
-    type: z.string().optional(),
-    ui_theme: z.unknown().optional(),
-    default_to: z.unknown().optional(),
-    /** With `auto_connect: true` on a participant the server does not launch: where its observer writes what it receives. */
-    output_log: z.string().optional(),
-    /** The reference's observers: the server itself connects this participant and logs what it receives. */
-    auto_connect: z.boolean().optional(),
-  })
-  .refine((p) => [p.command, p.bridge ?? p.mcp_server, p.agent].filter((how) => how !== undefined).length <= 1 && !(p.bridge && p.mcp_server), {
-    message: 'give one of command, bridge (or mcp_server) and agent',
-    path: ['command'],
-  });
+const participantFields = {
+  /** Bearer tokens that authenticate as this participant. Omitted: one is minted and kept in the data directory. */
+  tokens: z.array(tokenSchema).optional(),
+  capabilities: z.array(capabilityInput).optional(),
+  /** `directed`: receive only envelopes addressed to me or broadcast (MCPx routing modes). */
+  routing: z.enum(['broadcast', 'directed']).optional(),
+  /** What it may spend (tokens, usd, and the price of its tokens): enforced by the gateway from its statuses. */
+  budget: budgetLimitsSchema.optional(),
+  description: z.string().optional(),
+  // Fields of the reference implementation's configs that mean nothing here; accepted so its templates load.
+  type: z.string().optional(),
+  ui_theme: z.unknown().optional(),
+  default_to: z.unknown().optional(),
+};
 
-const spaceConfigSchema = z.strictObject({
-  space: z.strictObject({
-    id: z.string().regex(PARTICIPANT_ID_PATTERN, 'space id: letters, digits, . _ : @ - (1-64 characters)'),
-    name: z.string().optional(),
-    description: z.string().optional(),
-  }),
-  participants: z.record(z.string(), participantSchema.nullable()),
-  defaults: z.strictObject({ capabilities: z.array(capabilityInput).optional() }).optional(),
-  /** The participant whose sign-in URL the server prints at start (the human supervisor of the control room). */
-  dashboard: z.strictObject({ sign_in_as: z.string() }).optional(),
-  /**
-   * The rule supervisor, which applies the space's approval rules. Every space has one unless `supervisor: false`:
-   * omitted (or `true`), the gateway adds the participant `rules` with exactly what it needs; a participant id names
-   * a configured participant instead (its capabilities are the config's: it needs mcp/request, mcp/reject and chat).
-   */
-  automation: z.strictObject({ supervisor: z.union([z.string(), z.boolean()]).optional(), timeouts: timeoutPolicySchema.optional() }).optional(),
-  /** Tokens of the admin API (`/admin/spaces/{space}/...`). Omitted: one is minted and kept in the data directory. */
-  admin: z.strictObject({ tokens: z.array(tokenSchema).optional() }).optional(),
-  /** The gateway's limits in snake_case (`max_frame_bytes`…), checked by `gatewayLimitsSchema`. */
-  limits: z.record(z.string(), z.unknown()).optional(),
-});
+/** The config's schema, with each section's participant fields. */
+function spaceConfigSchema(sections: readonly ConfigSection[]) {
+  const participantSchema = z.strictObject(Object.assign({}, participantFields, ...sections.map((s) => s.participant.fields)) as typeof participantFields);
+  return z.strictObject({
+    space: z.strictObject({
+      id: z.string().regex(PARTICIPANT_ID_PATTERN, 'space id: letters, digits, . _ : @ - (1-64 characters)'),
+      name: z.string().optional(),
+      description: z.string().optional(),
+    }),
+    participants: z.record(z.string(), participantSchema.nullable()),
+    defaults: z.strictObject({ capabilities: z.array(capabilityInput).optional() }).optional(),
+    /** The participant whose sign-in URL the server prints at start (the human supervisor of the control room). */
+    dashboard: z.strictObject({ sign_in_as: z.string() }).optional(),
+    /**
+     * The rule supervisor, which applies the space's approval rules. Every space has one unless `supervisor: false`:
+     * omitted (or `true`), the gateway adds the participant `rules` with exactly what it needs; a participant id names
+     * a configured participant instead (its capabilities are the config's: it needs mcp/request, mcp/reject and chat).
+     */
+    automation: z.strictObject({ supervisor: z.union([z.string(), z.boolean()]).optional(), timeouts: timeoutPolicySchema.optional() }).optional(),
+    /** Tokens of the admin API (`/admin/spaces/{space}/...`). Omitted: one is minted and kept in the data directory. */
+    admin: z.strictObject({ tokens: z.array(tokenSchema).optional() }).optional(),
+    /** The gateway's limits in snake_case (`max_frame_bytes`…), checked by `gatewayLimitsSchema`. */
+    limits: z.record(z.string(), z.unknown()).optional(),
+  });
+}
+
+type ParsedConfig = z.infer<ReturnType<typeof spaceConfigSchema>>;
 
 export interface ParticipantConfig {
   id: string;
@@ -71,13 +63,8 @@ export interface ParticipantConfig {
   routing: 'broadcast' | 'directed';
   budget?: BudgetLimits;
   description?: string;
-  /** Set when the server starts this participant's process. */
-  launch?: LaunchSpec;
-  /**
-   * Set when the server connects this participant itself as an observer (`auto_connect: true`, nothing to launch):
-   * every envelope it receives is appended to `outputLog` (absolute; the server picks one when the config names none).
-   */
-  observer?: { outputLog?: string };
+  /** What each feature's config section read of the entry, by section name (`sectionOf`). */
+  sections?: Readonly<Record<string, unknown>>;
 }
 
 export interface SpaceConfig {
@@ -111,8 +98,18 @@ export class SpaceConfigError extends Error {
   }
 }
 
+/** How a config is read: the features' sections, the server's environment, where relative paths start. */
+export interface ConfigReading {
+  /** The sections of the features the server runs (`SpaceFeature.config`): their fields are accepted, and read. */
+  sections?: readonly ConfigSection[];
+  /** The server's environment, which `${NAME}` references a section reads must be able to fill. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Where relative paths in the config start. @default the config file's folder, else the working directory */
+  baseDir?: string;
+}
+
 /** Reads a space config (YAML, or JSON by `.json` extension) and validates it. Throws SpaceConfigError. */
-export function loadSpaceConfig(file: string): SpaceConfig {
+export function loadSpaceConfig(file: string, reading: ConfigReading = {}): SpaceConfig {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -125,19 +122,13 @@ export function loadSpaceConfig(file: string): SpaceConfig {
   } catch (e) {
     throw new SpaceConfigError(file, [], `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
   }
-  return parseSpaceConfig(raw, file, { baseDir: dirname(resolvePath(file)) });
+  return parseSpaceConfig(raw, file, { baseDir: dirname(resolvePath(file)), ...reading });
 }
 
-/**
- * Validates an already parsed config object. `env` is the server's environment, which `${NAME}` references in
- * launched participants' commands must be able to fill; `baseDir` is where their relative `cwd` starts.
- */
-export function parseSpaceConfig(
-  raw: unknown,
-  source = '(inline config)',
-  options: { env?: Readonly<Record<string, string | undefined>>; baseDir?: string } = {},
-): SpaceConfig {
-  const parsed = spaceConfigSchema.safeParse(raw);
+/** Validates an already parsed config object. */
+export function parseSpaceConfig(raw: unknown, source = '(inline config)', reading: ConfigReading = {}): SpaceConfig {
+  const sections = reading.sections ?? [];
+  const parsed = spaceConfigSchema(sections).safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new SpaceConfigError(source, issue.path as (string | number)[], issue.message);
@@ -153,7 +144,11 @@ export function parseSpaceConfig(
       if (seenTokens.has(token)) throw new SpaceConfigError(source, ['participants', id, 'tokens', i], 'token is used by another participant');
       seenTokens.add(token);
     }
-    const launched = p?.command !== undefined || p?.bridge !== undefined || p?.mcp_server !== undefined || p?.agent !== undefined;
+    const at = { id, source, env: reading.env ?? process.env, baseDir: reading.baseDir ?? process.cwd() };
+    const read = sections.flatMap((section) => {
+      const value = p ? section.participant.read(p, at) : undefined;
+      return value === undefined ? [] : [[section.name, value] as const];
+    });
     return {
       id,
       tokens: p?.tokens,
@@ -161,9 +156,7 @@ export function parseSpaceConfig(
       routing: p?.routing ?? 'broadcast',
       ...(p?.budget !== undefined && { budget: p.budget }),
       ...(p?.description !== undefined && { description: p.description }),
-      ...(launched && { launch: launchSpec(p, id, source, options.env ?? process.env, options.baseDir ?? process.cwd()) }),
-      ...(!launched &&
-        p?.auto_connect === true && { observer: p.output_log === undefined ? {} : { outputLog: resolvePath(options.baseDir ?? process.cwd(), p.output_log) } }),
+      ...(read.length > 0 && { sections: Object.fromEntries(read) }),
     };
   });
   const supervisor = ruleSupervisor(cfg.automation, participants, source);
@@ -199,7 +192,7 @@ export const SUPERVISOR_CAPABILITIES: CapabilityPattern[] = [{ kind: ['mcp/reque
  * with its participant entry to add), or none (`false`).
  */
 function ruleSupervisor(
-  automation: z.infer<typeof spaceConfigSchema>['automation'],
+  automation: ParsedConfig['automation'],
   participants: readonly ParticipantConfig[],
   source: string,
 ): { id: string; implicit?: ParticipantConfig } | undefined {
@@ -230,63 +223,6 @@ function ruleSupervisor(
       description: "Applies the space's approval rules (added by the gateway: automation.supervisor)",
     },
   };
-}
-
-/**
- * A participant's process as the server will start it: its `command`, the MCP bridge running its `bridge`'s MCP
- * server, or a MEWAgent with its `agent` settings. A `${NAME}` nobody can fill is a config error now, named where it
- * was written.
- */
-function launchSpec(
-  p: z.infer<typeof participantSchema>,
-  id: string,
-  source: string,
-  env: Readonly<Record<string, string | undefined>>,
-  baseDir: string,
-): LaunchSpec {
-  const [bridgeKey, bridge] = p.bridge ? (['bridge', p.bridge] as const) : p.mcp_server ? (['mcp_server', p.mcp_server] as const) : [];
-  type Template = [(string | number)[], string];
-  const commandTemplates = (at: string[], fields: { command: string; args?: string[]; env?: Record<string, string> }): Template[] => [
-    [[...at, 'command'], fields.command],
-    ...(fields.args ?? []).map((arg, i): Template => [[...at, 'args', i], arg]),
-    ...Object.entries(fields.env ?? {}).map(([key, value]): Template => [[...at, 'env', key], value]),
-  ];
-  const templates: Template[] = p.agent
-    ? [[['agent', 'model'], p.agent.model], ...(p.agent.base_url !== undefined ? [[['agent', 'base_url'], p.agent.base_url] as Template] : [])]
-    : bridge
-      ? commandTemplates([bridgeKey!], bridge)
-      : commandTemplates([], { command: p.command!, args: p.args, env: p.env });
-  for (const [path, template] of templates) {
-    const [missing] = missingVariables(template, env);
-    if (missing) {
-      throw new SpaceConfigError(
-        source,
-        ['participants', id, ...path],
-        `environment variable ${missing} is not set (write \${${missing}:-default} to give it a default)`,
-      );
-    }
-  }
-  const tuning = p.bridge_config;
-  const process = bridge
-    ? bridgeProcess(bridge, {
-        ...(tuning?.init_timeout !== undefined && { initializeTimeoutMs: tuning.init_timeout }),
-        ...((tuning?.reconnect === false || tuning?.max_reconnects !== undefined) && { maxRestarts: tuning.reconnect === false ? 0 : tuning.max_reconnects }),
-      })
-    : p.agent
-      ? agentProcess(expandAgent(p.agent, env), env)
-      : { command: p.command!, args: p.args ?? [], env: p.env ?? {} };
-  return {
-    ...process,
-    cwd: resolvePath(baseDir, bridge?.cwd ?? p.cwd ?? '.'),
-    autoStart: p.auto_start ?? true,
-    restart: p.restart ?? 'on-failure',
-  };
-}
-
-/** An agent's model and endpoint may come from the environment (`${MEW_AGENT_BASE_URL:-}`): filled at load. */
-function expandAgent(agent: AgentEntry, env: Readonly<Record<string, string | undefined>>): AgentEntry {
-  const fill = (template: string) => expand(template, {}, env);
-  return { ...agent, model: fill(agent.model), ...(agent.base_url !== undefined && { base_url: fill(agent.base_url) }) };
 }
 
 /** The config's snake_case limits, checked by the gateway's own schema; errors name the key as written. */

@@ -4,10 +4,11 @@
  */
 import { createServer } from 'node:net';
 import WebSocket from 'ws';
-import { createGatewayServer, type GatewayServer } from './gateway-server';
+import { createGatewayServer, type GatewayServer } from '../host/gateway-server';
+import { serverFeatures, type ServerFeatureOptions } from '../host/server-features';
+import { configSections } from '../host/space-feature';
 import type { HistoryStore } from './history-store';
 import { parseSpaceConfig } from './space-config';
-import type { NotifyOptions } from '../notify/notifications';
 
 export interface TestGateway extends GatewayServer {
   port: number;
@@ -15,24 +16,30 @@ export interface TestGateway extends GatewayServer {
   httpUrl(path: string): string;
 }
 
-/** Starts a gateway on 127.0.0.1:0 with inline space configs (objects in the space.yaml layout). */
+/**
+ * Starts a gateway on 127.0.0.1:0 with inline space configs (objects in the space.yaml layout), each space hosting the
+ * product's features (rules, budgets, notifications; launched processes only with `launch`).
+ */
 export function startTestGateway(...configs: unknown[]): Promise<TestGateway> {
   return startGatewayWith({ configs });
 }
 
 /** Like startTestGateway, with a data directory (persistence across restarts) and optionally a fixed port. */
-export async function startGatewayWith(options: {
-  configs: unknown[];
-  dataDir?: string;
-  port?: number;
-  history?: HistoryStore;
-  notify?: NotifyOptions;
-}): Promise<TestGateway> {
+export async function startGatewayWith(
+  options: {
+    configs: unknown[];
+    dataDir?: string;
+    port?: number;
+    history?: HistoryStore;
+  } & ServerFeatureOptions,
+): Promise<TestGateway> {
+  const features = serverFeatures(options);
   const gs = createGatewayServer({
-    spaces: options.configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`)),
+    spaces: options.configs.map((c, i) => parseSpaceConfig(c, `test-config-${i}`, { sections: configSections(features) })),
     dataDir: options.dataDir,
     history: options.history,
-    notify: options.notify,
+    features,
+    log: () => undefined,
   });
   const port = await gs.listen(options.port ?? 0, '127.0.0.1');
   return {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { freePort, joinAs, spaceConfig, startTestGateway, TestClient, tokenOf, type TestGateway } from '../gateway/testing';
 import { parseSpaceConfig } from '../gateway/space-config';
+import { LAUNCH_SECTION, launchedOf } from './launch-config';
 import { EnvelopeLogObserver } from './envelope-log-observer';
 
 const lines = (file: string) =>
@@ -42,9 +43,9 @@ describe('EnvelopeLogObserver', () => {
         participants: { client: { output_log: './logs/client.jsonl', auto_connect: true }, quiet: { auto_connect: true }, plain: { output_log: 'x.log' } },
       },
       'space.yaml',
-      { baseDir: '/srv/notes' },
+      { baseDir: '/srv/notes', sections: [LAUNCH_SECTION] },
     );
-    const observer = (id: string) => config.participants.find((p) => p.id === id)!.observer;
+    const observer = (id: string) => launchedOf(config.participants.find((p) => p.id === id)!).observer;
     expect(observer('client')).toEqual({ outputLog: '/srv/notes/logs/client.jsonl' });
     expect(observer('quiet')).toEqual({});
     expect(observer('plain')).toBeUndefined();

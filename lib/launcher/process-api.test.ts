@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { joinAs, startGatewayWith, tokenOf, type TestGateway } from '../gateway/testing';
-import { participantsToLaunch, SpaceLauncher } from './space-launcher';
+import type { RunningProcesses } from './launcher-feature';
+import type { SpaceLauncher } from './space-launcher';
 
 /** Joins with the token it is handed and says hello, so a test sees it arrive. */
 const JOINER = `
@@ -35,13 +36,10 @@ describe('process endpoints', () => {
         },
       },
     };
-    gw = await startGatewayWith({ configs: [config], dataDir: mkdtempSync(join(tmpdir(), 'mew-process-api-data-')) });
-    launcher = new SpaceLauncher({ gatewayUrl: gw.wsUrl(), port: gw.port, dataDir: dir });
-    gw.useProcesses(launcher);
-    for (const p of participantsToLaunch(gw)) launcher.add(p.space, p.participantId, p.spec, p.token);
+    gw = await startGatewayWith({ configs: [config], dataDir: mkdtempSync(join(tmpdir(), 'mew-process-api-data-')), launch: { dataDir: dir, demo: false } });
+    launcher = gw.host('ops').feature<RunningProcesses>('processes')!.launcher!;
   });
   afterEach(async () => {
-    await launcher.stopAll();
     await gw.close();
   });
 

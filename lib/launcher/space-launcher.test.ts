@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseSpaceConfig, SpaceConfigError } from '../gateway/space-config';
+import { LAUNCH_SECTION, launchedOf } from './launch-config';
 import { joinAs, startGatewayWith, tokenOf, type TestGateway } from '../gateway/testing';
 import { expand, missingVariables } from './env-template';
 import { ScriptedOpenAiServer } from '../sdk/agent/testing/scripted-openai-server';
 import { ProcessLog } from './process-log';
-import { participantsToLaunch, SpaceLauncher } from './space-launcher';
+import { SpaceLauncher } from './space-launcher';
+import { participantsToLaunch } from './testing';
 
 const NODE_MODULES = resolve('node_modules');
 const FILESYSTEM_SERVER = join(NODE_MODULES, '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
@@ -168,7 +170,9 @@ describe('bridged MCP servers the server starts', () => {
 
   it('refuses an entry with both a command and a bridge', () => {
     const raw = config('/tmp', { bridge: { command: 'mcp-server' } });
-    expect(() => parseSpaceConfig(raw, 'space.yaml')).toThrow(/participants\.coder\.command: give one of command, bridge \(or mcp_server\) and agent/);
+    expect(() => parseSpaceConfig(raw, 'space.yaml', { sections: [LAUNCH_SECTION] })).toThrow(
+      /participants\.coder\.command: give one of command, bridge \(or mcp_server\) and agent/,
+    );
   });
 });
 
@@ -255,8 +259,8 @@ describe('launch config', () => {
         },
       },
     };
-    const parsed = parseSpaceConfig(reference, 'space.yaml', { env: { OPENAI_API_KEY: 'sk-test' }, baseDir: '/srv/notes' });
-    const launch = (id: string) => parsed.participants.find((p) => p.id === id)!.launch;
+    const parsed = parseSpaceConfig(reference, 'space.yaml', { env: { OPENAI_API_KEY: 'sk-test' }, baseDir: '/srv/notes', sections: [LAUNCH_SECTION] });
+    const launch = (id: string) => launchedOf(parsed.participants.find((p) => p.id === id)!).launch;
     expect(launch('assistant')).toMatchObject({ command: 'node', cwd: '/srv/notes', autoStart: true, env: { OPENAI_API_KEY: '${OPENAI_API_KEY}' } });
     expect(launch('filesystem')!.args.slice(-9)).toEqual([
       '--init-timeout-ms',
@@ -271,18 +275,22 @@ describe('launch config', () => {
     ]);
     expect(launch('client')).toBeUndefined();
     // The agent's ${OPENAI_API_KEY} must be fillable: without it the config says so.
-    expect(() => parseSpaceConfig(reference, 'space.yaml', { env: {} })).toThrow(
+    expect(() => parseSpaceConfig(reference, 'space.yaml', { env: {}, sections: [LAUNCH_SECTION] })).toThrow(
       /participants\.assistant\.env\.OPENAI_API_KEY: environment variable OPENAI_API_KEY is not set/,
     );
   });
 
   it('refuses a ${NAME} the server environment cannot fill, naming the participant, the field and the variable', () => {
     const raw = config('/tmp', { env: { KEY: '${MEW_TEST_SURELY_UNSET}' } });
-    expect(() => parseSpaceConfig(raw, 'space.yaml', { env: {} })).toThrow(SpaceConfigError);
-    expect(() => parseSpaceConfig(raw, 'space.yaml', { env: {} })).toThrow(
+    expect(() => parseSpaceConfig(raw, 'space.yaml', { env: {}, sections: [LAUNCH_SECTION] })).toThrow(SpaceConfigError);
+    expect(() => parseSpaceConfig(raw, 'space.yaml', { env: {}, sections: [LAUNCH_SECTION] })).toThrow(
       /space\.yaml: participants\.coder\.env\.KEY: environment variable MEW_TEST_SURELY_UNSET is not set/,
     );
-    expect(parseSpaceConfig(raw, 'space.yaml', { env: { MEW_TEST_SURELY_UNSET: 'x' } }).participants.find((p) => p.id === 'coder')!.launch).toMatchObject({
+    expect(
+      launchedOf(
+        parseSpaceConfig(raw, 'space.yaml', { env: { MEW_TEST_SURELY_UNSET: 'x' }, sections: [LAUNCH_SECTION] }).participants.find((p) => p.id === 'coder')!,
+      ).launch,
+    ).toMatchObject({
       command: process.execPath,
       autoStart: true,
       restart: 'on-failure',

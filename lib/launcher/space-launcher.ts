@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import type { GatewayServer } from '../gateway/gateway-server';
 import type { Space } from '../gateway/space';
 import type { SpaceConfig } from '../gateway/space-config';
-import type { ProcessControl, ProcessView } from '../gateway/process-control';
+import type { ProcessControl, ProcessView } from './process-control';
 import { expand, type ServerVariable } from './env-template';
+import { launchedOf } from './launch-config';
 import type { LaunchSpec } from './launch-spec';
 import { ProcessLog } from './process-log';
 import { SupervisedProcess, type RestartBackoff } from './supervised-process';
@@ -133,20 +133,13 @@ export class SpaceLauncher implements ProcessControl {
   }
 }
 
-/** The launch spec and token of each participant a server may start (not kicked, with a token); `autoStart` says whether now. */
-export function participantsToLaunch(server: GatewayServer): { space: string; participantId: string; spec: LaunchSpec; token: string }[] {
-  return server.configs.flatMap((config) => {
-    const space = server.gateway.spaces.get(config.id);
-    return space ? spaceParticipantsToLaunch(config, space) : [];
-  });
-}
-
-/** `participantsToLaunch` of one served space. */
+/** The launch spec and token of each participant of a served space the server may start (not kicked, with a token); `autoStart` says whether now. */
 export function spaceParticipantsToLaunch(config: SpaceConfig, space: Space): { space: string; participantId: string; spec: LaunchSpec; token: string }[] {
   return config.participants.flatMap((pc) => {
     const token = participantToken(config, space, pc.id);
     const kicked = space.state.kicked.includes(pc.id);
-    return pc.launch && token && !kicked ? [{ space: config.id, participantId: pc.id, spec: pc.launch, token }] : [];
+    const { launch } = launchedOf(pc);
+    return launch && token && !kicked ? [{ space: config.id, participantId: pc.id, spec: launch, token }] : [];
   });
 }
 

@@ -3,6 +3,7 @@ import { demoLaunchSpecs } from '../demo';
 import type { Space } from '../gateway/space';
 import type { SpaceConfig } from '../gateway/space-config';
 import { EnvelopeLogObserver } from './envelope-log-observer';
+import { launchedOf } from './launch-config';
 import { participantToken, spaceParticipantsToLaunch, type LaunchedStatus, type SpaceLauncher } from './space-launcher';
 
 /** The space whose agents the server runs itself (lib/demo/demo-space.yaml). */
@@ -67,7 +68,9 @@ export function startSpaceProcesses(options: SpaceProcessesOptions): EnvelopeLog
 
   // The reference's observers: connected by the server, logging what they receive.
   const observers: EnvelopeLogObserver[] = [];
-  for (const { id, observer } of config.participants) {
+  for (const participant of config.participants) {
+    const { id } = participant;
+    const { observer } = launchedOf(participant);
     const token = participantToken(config, space, id);
     if (!observer || !token) continue;
     const file = observer.outputLog ?? join(options.dataDir, config.id, 'logs', `${id}.envelopes.jsonl`);

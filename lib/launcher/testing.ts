@@ -5,7 +5,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { GatewayServer } from '../host/gateway-server';
+import type { LaunchSpec } from './launch-spec';
 import { runnerConnectionEnv } from './runner-convention';
+import { spaceParticipantsToLaunch } from './space-launcher';
 
 /**
  * A participant's config entry (the space.yaml layout) that runs `source`, a CommonJS script that may require `ws`,
@@ -32,4 +35,14 @@ export function processRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The launch spec and token of each participant a test server may start, across its spaces (`spaceParticipantsToLaunch`). */
+export function participantsToLaunch(
+  server: Pick<GatewayServer, 'configs' | 'gateway'>,
+): { space: string; participantId: string; spec: LaunchSpec; token: string }[] {
+  return server.configs.flatMap((config) => {
+    const space = server.gateway.spaces.get(config.id);
+    return space ? spaceParticipantsToLaunch(config, space) : [];
+  });
 }

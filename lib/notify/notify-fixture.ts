@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { joinAs, spaceConfig, startGatewayWith, tokenOf, type TestClient, type TestGateway } from '../gateway/testing';
 import type { NotifyOptions } from './notifications';
+import type { RunningNotifications } from './notifications-feature';
 import { startReceiver, testSubscriber, type TestReceiver, type TestSubscriber } from './testing';
 
 /**
@@ -34,6 +35,8 @@ export interface NotifyFixture {
   /** The agent proposes `tool` on `tools` (with `id`, else a fresh one); resolves with the proposal's id. */
   propose(tool: string, args?: Record<string, unknown>, id?: string): Promise<string>;
   api(path: string, init?: { method?: string; token?: string; body?: unknown }): Promise<Response>;
+  /** Resolves once everything routed so far has been handled and every send under way has finished. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -89,6 +92,7 @@ export async function startNotifyFixture(options: NotifyFixtureOptions = {}): Pr
       return id;
     },
     api,
+    idle: () => gw.host(NOTIFY_TEST_SPACE.space.id).feature<RunningNotifications>('notifications')!.idle(),
     async close() {
       for (const client of [lead, agent, tools]) client.close();
       await gw.close();

@@ -98,7 +98,7 @@ describe('acting on a proposal from a notification', () => {
     // content (what a proposal id reused for something else would need) is refused; the real one still works.
     const second = await start({ dataDir, receiver });
     const database = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
-    const key = database.prepare("SELECT value FROM notify_secrets WHERE name = 'action_token_key'").pluck().get() as string;
+    const key = database.prepare("SELECT value FROM server_secrets WHERE name = 'action_token_key'").pluck().get() as string;
     database.close();
     const claims = {
       space: 'notify',

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { outgoingUrlSchema } from '../protocol';
-import { putNotifyRow, type NotifyRowListener } from './notify-rows';
+import { putRow, type ChangeListener } from '../host/change-record';
 
 /** Longest key accepted (a P-256 public key is 87 base64url characters, an auth secret 22). */
 const MAX_KEY_CHARS = 256;
@@ -44,14 +44,14 @@ const toSubscription = (row: Row): StoredPushSubscription => ({
 export class PushSubscriptions {
   constructor(
     private readonly db: Database.Database,
-    private readonly replicate?: NotifyRowListener,
+    private readonly replicate?: ChangeListener,
   ) {}
 
   save(space: string, participant: string, subscription: PushSubscriptionInput, now: Date): StoredPushSubscription {
     const created_at = now.toISOString();
     const row = { space, participant, endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth, created_at };
-    putNotifyRow(this.db, 'push_subscriptions', row);
-    this.replicate?.('push_subscriptions', subscription.endpoint, row);
+    putRow(this.db, 'push_subscriptions', row);
+    this.replicate?.({ table: 'push_subscriptions', key: subscription.endpoint, row });
     return { participant, endpoint: subscription.endpoint, keys: subscription.keys, created_at };
   }
 
@@ -79,7 +79,7 @@ export class PushSubscriptions {
   }
 
   private deleted(endpoint: string, changes: number): boolean {
-    if (changes > 0) this.replicate?.('push_subscriptions', endpoint, undefined);
+    if (changes > 0) this.replicate?.({ table: 'push_subscriptions', key: endpoint, row: null });
     return changes > 0;
   }
 }

@@ -1,5 +1,5 @@
+import type { HostStorage } from '../host/host-storage';
 import { createECDH, randomBytes } from 'node:crypto';
-import type Database from 'better-sqlite3';
 
 /** Bytes of the HMAC-SHA256 key that signs action tokens. */
 const ACTION_KEY_BYTES = 32;
@@ -28,25 +28,9 @@ export function newVapidKeys(): ServerSecrets['vapid'] {
   return { publicKey: padded(curve.getPublicKey(), 65).toString('base64url'), privateKey: padded(curve.getPrivateKey(), 32).toString('base64url') };
 }
 
-/** Reads the secrets, minting each one that is missing (never replacing one that exists). */
-export function loadServerSecrets(db: Database.Database): ServerSecrets {
-  const read = db.prepare('SELECT value FROM notify_secrets WHERE name = ?').pluck();
-  const insert = db.prepare('INSERT OR IGNORE INTO notify_secrets (name, value) VALUES (?, ?)');
-  const secret = (name: string, mint: () => string): string => {
-    const kept = read.get(name) as string | undefined;
-    if (kept !== undefined) return kept;
-    const value = mint();
-    insert.run(name, value);
-    return value;
-  };
-  return db
-    .transaction(() => {
-      let pair: ServerSecrets['vapid'] | undefined;
-      const minted = () => (pair ??= newVapidKeys());
-      return {
-        vapid: { publicKey: secret('vapid_public_key', () => minted().publicKey), privateKey: secret('vapid_private_key', () => minted().privateKey) },
-        actionKey: Buffer.from(secret('action_token_key', newActionKey), 'base64url'),
-      };
-    })
-    .immediate();
+/** Reads the secrets, minting each one that is missing (never replacing one that exists); the VAPID pair is one secret, so its halves always match. */
+export async function loadServerSecrets(secret: HostStorage['secret']): Promise<ServerSecrets> {
+  const [vapid, actionKey] = await Promise.all([secret('vapid', () => JSON.stringify(newVapidKeys())), secret('action_token_key', newActionKey)]);
+  const { publicKey, privateKey } = JSON.parse(vapid) as ServerSecrets['vapid'];
+  return { vapid: { publicKey, privateKey }, actionKey: Buffer.from(actionKey, 'base64url') };
 }

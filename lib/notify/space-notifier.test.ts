@@ -37,7 +37,7 @@ describe('push notifications of proposals', () => {
       url: `/spaces/notify#proposal=${id}`,
       tag: id,
     });
-    await fx.gw.notifications.idle();
+    await fx.idle();
     // The viewer may only chat: it cannot decide, so its device hears nothing.
     expect(fx.receiver.received.filter((r) => r.path === '/push/viewer')).toEqual([]);
   });
@@ -59,7 +59,7 @@ describe('push notifications of proposals', () => {
     await fx.subscribe('lead');
     await fx.propose('read_note');
     await fx.receiver.next('/push/lead');
-    await fx.gw.notifications.idle();
+    await fx.idle();
     const listed = await fx.api('/api/spaces/notify/push/subscriptions', { token: tokenOf('lead') });
     expect(await listed.json()).toEqual({ subscriptions: [] });
   });

@@ -1,11 +1,11 @@
 import type Database from 'better-sqlite3';
-import { putNotifyRow, type NotifyRowListener } from './notify-rows';
+import { putRow, type ChangeListener } from '../host/change-record';
 
 /** The ids of action tokens already used, kept until they expire (then the expiry check refuses them on its own). */
 export class UsedActionTokens {
   constructor(
     private readonly db: Database.Database,
-    private readonly replicate?: NotifyRowListener,
+    private readonly replicate?: ChangeListener,
   ) {}
 
   has(tokenId: string): boolean {
@@ -16,10 +16,10 @@ export class UsedActionTokens {
   use(tokenId: string, expiresAt: number, now: number): void {
     this.db.transaction(() => {
       const expired = this.db.prepare('DELETE FROM used_action_tokens WHERE expires_at < ? RETURNING token_id').pluck().all(now) as string[];
-      for (const id of expired) this.replicate?.('used_action_tokens', id, undefined);
+      for (const id of expired) this.replicate?.({ table: 'used_action_tokens', key: id, row: null });
       const row = { token_id: tokenId, expires_at: expiresAt };
-      putNotifyRow(this.db, 'used_action_tokens', row);
-      this.replicate?.('used_action_tokens', tokenId, row);
+      putRow(this.db, 'used_action_tokens', row);
+      this.replicate?.({ table: 'used_action_tokens', key: tokenId, row });
     })();
   }
 }

@@ -38,7 +38,7 @@ describe('webhooks', () => {
       },
       url: `${fx.gw.httpUrl('/spaces/notify')}#proposal=${proposal}`,
     });
-    await fx.gw.notifications.idle();
+    await fx.idle();
 
     const log = (await deliveries(id)).reverse();
     expect(log.map(({ event, attempt, status, error }) => ({ event, attempt, status, error }))).toEqual([
@@ -63,7 +63,7 @@ describe('webhooks', () => {
     expect(pending.text).toBe('agent proposes read_note in notify (safe)');
     expect(pending.blocks[0]).toMatchObject({ type: 'section', text: { type: 'mrkdwn', text: '*agent proposes read_note*\npath: "notes/a.md"' } });
     expect(JSON.parse((await fx.receiver.next('/slack')).body.toString()).text).toBe('agent proposes read_note: withdrawn by agent in notify (safe)');
-    await fx.gw.notifications.idle();
+    await fx.idle();
     expect((await deliveries(refusing)).map((d) => [d.event, d.attempt, d.status, d.next_retry_at])).toEqual([
       ['proposal.withdrawn', 1, 400, null],
       ['proposal.pending', 1, 400, null],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { DELIVERY_LOG_LIMIT, maskedUrl, type ListedWebhook, type WebhookDelivery, type WebhookInput } from '../protocol';
-import { putNotifyRow, type NotifyRowListener } from './notify-rows';
+import { putRow, type ChangeListener } from '../host/change-record';
 
 /** Deliveries kept per webhook; older ones are deleted as new ones are logged. */
 const DELIVERY_LOG_KEEP = 1000;
@@ -14,7 +14,7 @@ export class Webhooks {
   constructor(
     private readonly db: Database.Database,
     readonly space: string,
-    private readonly replicate?: NotifyRowListener,
+    private readonly replicate?: ChangeListener,
   ) {}
 
   /** Adds a webhook; `alsoWrite` runs in the same transaction (its audit record). */
@@ -23,8 +23,8 @@ export class Webhooks {
     this.db
       .transaction(() => {
         const row = { space: this.space, ...webhook };
-        putNotifyRow(this.db, 'webhooks', row);
-        this.replicate?.('webhooks', webhook.id, row);
+        putRow(this.db, 'webhooks', row);
+        this.replicate?.({ table: 'webhooks', key: webhook.id, row });
         alsoWrite(webhook);
       })
       .immediate();
@@ -38,7 +38,7 @@ export class Webhooks {
         const webhook = this.get(id);
         if (!webhook) return undefined;
         this.db.prepare('DELETE FROM webhooks WHERE space = ? AND id = ?').run(this.space, id);
-        this.replicate?.('webhooks', id, undefined);
+        this.replicate?.({ table: 'webhooks', key: id, row: null });
         this.deleteDeliveries('DELETE FROM webhook_deliveries WHERE space = ? AND webhook_id = ? RETURNING id', id);
         alsoWrite(webhook);
         return webhook;
@@ -64,8 +64,8 @@ export class Webhooks {
     const { webhook_id, event, proposal_id, attempt, status, error, at, next_retry_at } = delivery;
     this.db.transaction(() => {
       const row = { space: this.space, webhook_id, event, proposal_id, attempt, status, error, at, next_retry_at };
-      const id = putNotifyRow(this.db, 'webhook_deliveries', row);
-      this.replicate?.('webhook_deliveries', String(id), { id, ...row });
+      const id = putRow(this.db, 'webhook_deliveries', row);
+      this.replicate?.({ table: 'webhook_deliveries', key: String(id), row: { id, ...row } });
       this.deleteDeliveries('DELETE FROM webhook_deliveries WHERE space = ? AND webhook_id = ? AND id <= ? RETURNING id', webhook_id, id - DELIVERY_LOG_KEEP);
     })();
   }
@@ -84,6 +84,6 @@ export class Webhooks {
       .prepare(sql)
       .pluck()
       .all(this.space, ...params) as number[];
-    for (const id of ids) this.replicate?.('webhook_deliveries', String(id), undefined);
+    for (const id of ids) this.replicate?.({ table: 'webhook_deliveries', key: String(id), row: null });
   }
 }

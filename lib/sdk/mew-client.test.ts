@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CLOSE_CODES } from '../protocol';
-import { createGatewayServer, MemoryHistoryStore, parseSpaceConfig, type GatewayServer } from '../gateway';
+import { MemoryHistoryStore, parseSpaceConfig } from '../gateway';
+import { createGatewayServer, type GatewayServer } from '../host/gateway-server';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../gateway/testing';
 import { MEWClient, type MEWClientOptions } from './mew-client';
 import { ConnectionClosedError, InvalidEnvelopeError, OutboundQueueFullError } from './sdk-errors';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { gatewayEnv } from '../gateway-server';
+import { gatewayEnv } from '../server-settings';
 import { DATABASE_FILE, GatewayDatabase, INSTANCE_MARKER_FILE } from './gateway-database';
 import { PersistenceError } from './persistence-error';
 

@@ -90,29 +90,6 @@ const SCHEMA = `
     entries   TEXT NOT NULL,
     PRIMARY KEY (space, first_seq)
   ) STRICT, WITHOUT ROWID;
-  -- Approval rules, every version kept (an edit is a new version; a deletion marks the id deleted).
-  CREATE TABLE IF NOT EXISTS approval_rules (
-    space      TEXT NOT NULL,
-    id         TEXT NOT NULL,
-    version    INTEGER NOT NULL,
-    data       TEXT NOT NULL CHECK (json_valid(data)),
-    created_by TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    deleted    INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (space, id, version)
-  ) STRICT;
-  -- What rules did: a decision (hit), what a shadow rule would have decided (shadow_hit), and a shadow approve that
-  -- a human then rejected (shadow_conflict). Counts and the last hit on the rules view come from here.
-  CREATE TABLE IF NOT EXISTS rule_events (
-    space       TEXT NOT NULL,
-    rule_id     TEXT NOT NULL,
-    version     INTEGER NOT NULL,
-    event       TEXT NOT NULL CHECK (event IN ('hit', 'shadow_hit', 'shadow_conflict')),
-    decision    TEXT NOT NULL,
-    proposal_id TEXT NOT NULL,
-    at          TEXT NOT NULL
-  ) STRICT;
-  CREATE INDEX IF NOT EXISTS rule_events_by_rule ON rule_events (space, rule_id);
   -- clean = 1 once a gateway closed after writing everything; 0 while one runs.
   CREATE TABLE IF NOT EXISTS history_epochs (
     space TEXT PRIMARY KEY,

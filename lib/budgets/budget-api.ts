@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { limitsSomething } from '../budgets/budget';
+import { limitsSomething } from './budget';
 import { budgetLimitsSchema, type BudgetAnswer, type BudgetLimits, type BudgetList } from '../protocol';
-import type { Gateway } from './gateway';
-import { GatewayError } from './gateway-error';
-import { requireCaller } from './http-caller';
-import { decodePathSegment, readJsonBody, sendJson } from './http-util';
-import { requireParticipant } from './management';
+import type { Gateway } from '../gateway/gateway';
+import { GatewayError } from '../gateway/gateway-error';
+import { requireCaller } from '../gateway/http-caller';
+import { decodePathSegment, readJsonBody, sendJson } from '../gateway/http-util';
+import { requireParticipant } from '../gateway/management';
 
 const BUDGETS_PATH = /^\/api\/spaces\/([^/]+)\/budgets(?:\/([^/]+))?$/;
 

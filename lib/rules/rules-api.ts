@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateRule } from '../rules/rule-engine';
 import type { ApprovalRule } from '../rules/approval-rule';
-import type { AuditSink } from './audit-sink';
-import type { Gateway } from './gateway';
-import type { Space } from './space';
-import { GatewayError } from './gateway-error';
-import { requireOperator } from './http-caller';
-import { decodePathSegment, readJsonBody, sendJson } from './http-util';
-import type { RuleRecords } from './persistence/rule-records';
+import type { AuditSink } from '../gateway/audit-sink';
+import type { Gateway } from '../gateway/gateway';
+import type { Space } from '../gateway/space';
+import { GatewayError } from '../gateway/gateway-error';
+import { requireOperator } from '../gateway/http-caller';
+import { decodePathSegment, readJsonBody, sendJson } from '../gateway/http-util';
+import type { RuleRecords } from './rule-records';
 
 const RULES_PATH = /^\/api\/spaces\/([^/]+)\/rules(?:\/([^/]+))?$/;
 
@@ -27,24 +27,18 @@ const APPLIED_WAIT_MS = 5_000;
  * deleting still work. `changed` tells the supervisor; the answer waits (a few seconds at most) until it applies the
  * change.
  */
-export function createRulesRoute(
-  gateway: Gateway,
-  rulesOf: (space: string) => RuleRecords,
-  audit: AuditSink,
-  changed: (space: string) => void | Promise<unknown> = () => undefined,
-) {
+export function createRulesRoute(gateway: Gateway, records: RuleRecords, audit: AuditSink, changed: () => void | Promise<unknown> = () => undefined) {
   return async function handleRules(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const match = RULES_PATH.exec(url.pathname);
     if (!match) return false;
     const space = gateway.spaces.get(decodePathSegment(match[1]));
     if (!space) throw new GatewayError('unknown_space', `no space "${match[1]}"`);
     const by = requireOperator(gateway, space, req, 'the approval rules API').id;
-    const records = rulesOf(space.id);
     const id = match[2] === undefined ? undefined : decodePathSegment(match[2]);
     const record = (type: RuleChange) => ruleAuditRecord(audit, space.id, type, by);
 
     const unknown = () => new GatewayError('unknown_rule', `no rule "${id}" in space "${space.id}"`);
-    const applied = () => appliedWithin(changed(space.id), APPLIED_WAIT_MS);
+    const applied = () => appliedWithin(changed(), APPLIED_WAIT_MS);
     if (id === undefined && req.method === 'GET') {
       sendJson(res, 200, { rules: records.listWithStats(), supervisor: space.supervisor ?? null });
     } else if (id === undefined && req.method === 'POST') {

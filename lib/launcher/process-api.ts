@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProcessAction, ProcessList, ProcessReport } from '../protocol';
-import type { AuditSink } from './audit-sink';
-import type { Gateway } from './gateway';
-import { GatewayError } from './gateway-error';
-import { bearer, decodePathSegment, sendJson } from './http-util';
-import type { Participant } from './participant';
+import type { AuditSink } from '../gateway/audit-sink';
+import type { Gateway } from '../gateway/gateway';
+import { GatewayError } from '../gateway/gateway-error';
+import { bearer, decodePathSegment, sendJson } from '../gateway/http-util';
+import type { Participant } from '../gateway/participant';
 import type { ProcessControl, ProcessView } from './process-control';
-import type { Space } from './space';
+import type { Space } from '../gateway/space';
 
 const PROCESSES_PATH = /^\/api\/spaces\/([^/]+)\/processes(?:\/([^/]+)\/(start|stop|restart))?$/;
 

@@ -1,8 +1,9 @@
+import type { RunningRules } from './rules-feature';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spaceConfig, startGatewayWith, tokenOf, type TestGateway } from './testing';
+import { spaceConfig, startGatewayWith, tokenOf, type TestGateway } from '../gateway/testing';
 
 const ADMIN = 'admin-token-rules-0123456789';
 const config = spaceConfig('auto', { lead: [{ kind: '*' }], agent: [{ kind: 'mcp/proposal' }, { kind: 'chat' }] }, { admin: { tokens: [ADMIN] } });
@@ -80,7 +81,7 @@ describe('approval rules API', () => {
   it('lists what each rule did (hits, shadow hits, shadow approvals a human rejected, last hit) over its versions', async () => {
     const gw = await start(mkdtempSync(join(tmpdir(), 'mew-rules-')));
     const { rule } = await (await call(gw, '', ADMIN, { method: 'POST', body: JSON.stringify(NOTES_RULE) })).json();
-    const records = gw.rules('auto');
+    const records = gw.host('auto').feature<RunningRules>('rules')!.records;
     records.recordEvent(rule, 'shadow_hit', 'p-1', new Date('2026-11-20T10:00:00Z'));
     records.recordEvent(rule, 'shadow_conflict', 'p-1', new Date('2026-11-20T10:05:00Z'));
     const { rule: enforced } = await (await call(gw, `/${rule.id}`, ADMIN, { method: 'PUT', body: JSON.stringify({ ...NOTES_RULE, mode: 'enforce' }) })).json();
@@ -97,7 +98,7 @@ describe('approval rules API', () => {
     const scribes = await post({ ...NOTES_RULE, name: 'scribe, this session', for_session_of: 'scribe' });
     await post({ ...NOTES_RULE, name: 'agent, this session', for_session_of: 'agent' });
     const lasting = await post({ ...NOTES_RULE, name: 'always', mode: 'disabled' });
-    const records = gw.rules('auto');
+    const records = gw.host('auto').feature<RunningRules>('rules')!.records;
     expect(records.endSessions('scribe', 'system:gateway')).toBe(1);
     expect(records.list().map((r) => r.name)).toEqual(['agent, this session', 'always']);
     expect(records.get(scribes.id)).toBeUndefined();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { approvalRuleInputSchema, ruleInputOf, type ApprovalRule, type ApprovalRuleInput, type RuleEventType, type RuleStats } from '../../rules/approval-rule';
-import type { GatewayDatabase } from './gateway-database';
+import { approvalRuleInputSchema, ruleInputOf, type ApprovalRule, type ApprovalRuleInput, type RuleEventType, type RuleStats } from './approval-rule';
+import type { GatewayDatabase } from '../gateway/persistence/gateway-database';
+import { putRow, type ChangeListener, type FeatureTable, type TableRow } from '../host/change-record';
 
 interface RuleRow {
   id: string;
@@ -11,16 +12,40 @@ interface RuleRow {
   deleted: number;
 }
 
-/** The tables of rules, both append-only: a copy replays their inserted rows in order (cluster mode). */
-export type RuleTable = 'approval_rules' | 'rule_events';
-
-const INSERT: Record<RuleTable, string> = {
-  approval_rules: 'INSERT INTO approval_rules (space, id, version, data, created_by, created_at, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  rule_events: 'INSERT INTO rule_events (space, rule_id, version, event, decision, proposal_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-};
-
-/** Rows inserted in these tables, told as they are written (inside the write's transaction; it must not throw). */
-export type RuleRowListener = (table: RuleTable, row: readonly (string | number)[]) => void;
+/** The tables of rules, both append-only. */
+export const RULE_TABLES: readonly FeatureTable[] = [
+  {
+    // Every version kept (an edit is a new version; a deletion marks the id deleted).
+    name: 'approval_rules',
+    schema: `
+      CREATE TABLE IF NOT EXISTS approval_rules (
+        space      TEXT NOT NULL,
+        id         TEXT NOT NULL,
+        version    INTEGER NOT NULL,
+        data       TEXT NOT NULL CHECK (json_valid(data)),
+        created_by TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        deleted    INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (space, id, version)
+      ) STRICT;`,
+  },
+  {
+    // What rules did: a decision (hit), what a shadow rule would have decided (shadow_hit), and a shadow approve that
+    // a human then rejected (shadow_conflict). Counts and the last hit on the rules view come from here.
+    name: 'rule_events',
+    schema: `
+      CREATE TABLE IF NOT EXISTS rule_events (
+        space       TEXT NOT NULL,
+        rule_id     TEXT NOT NULL,
+        version     INTEGER NOT NULL,
+        event       TEXT NOT NULL CHECK (event IN ('hit', 'shadow_hit', 'shadow_conflict')),
+        decision    TEXT NOT NULL,
+        proposal_id TEXT NOT NULL,
+        at          TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX IF NOT EXISTS rule_events_by_rule ON rule_events (space, rule_id);`,
+  },
+];
 
 /**
  * A space's approval rules in the gateway's database, every version kept: an edit writes version n+1 of the same
@@ -31,13 +56,8 @@ export class RuleRecords {
   constructor(
     private readonly database: GatewayDatabase,
     private readonly space: string,
-    private readonly replicate?: RuleRowListener,
+    private readonly replicate?: ChangeListener,
   ) {}
-
-  /** Inserts a row another copy wrote (`RuleRowListener`), as it was. */
-  static insert(database: GatewayDatabase, table: RuleTable, row: readonly (string | number)[]): void {
-    database.db.prepare(INSERT[table]).run(...row);
-  }
 
   /** The current version of every rule that is not deleted, oldest first. */
   list(): ApprovalRule[] {
@@ -77,7 +97,9 @@ export class RuleRecords {
 
   /** Records what `rule` did with a proposal (off the decision's path: the decision was already sent). */
   recordEvent(rule: Pick<ApprovalRule, 'id' | 'version' | 'decision'>, event: RuleEventType, proposalId: string, at = new Date()): void {
-    this.insertRow('rule_events', [this.space, rule.id, rule.version, event, rule.decision, proposalId, at.toISOString()]);
+    const row = { space: this.space, rule_id: rule.id, version: rule.version, event, decision: rule.decision, proposal_id: proposalId, at: at.toISOString() };
+    // One event of a kind per rule version and proposal.
+    this.insertRow('rule_events', `${rule.id}/${rule.version}/${event}/${proposalId}`, row);
   }
 
   get(id: string): ApprovalRule | undefined {
@@ -116,15 +138,16 @@ export class RuleRecords {
     const rule: ApprovalRule = { ...approvalRuleInputSchema.parse(input), id, version, created_by: by, created_at: new Date().toISOString() };
     const { id: _id, version: _version, created_by, created_at, ...data } = rule;
     this.database.transaction(() => {
-      this.insertRow('approval_rules', [this.space, id, version, JSON.stringify(data), created_by, created_at, deleted ? 1 : 0]);
+      const row = { space: this.space, id, version, data: JSON.stringify(data), created_by, created_at, deleted: deleted ? 1 : 0 };
+      this.insertRow('approval_rules', `${id}/${version}`, row);
       alsoWrite?.(rule);
     });
     return rule;
   }
 
-  private insertRow(table: RuleTable, row: (string | number)[]): void {
-    RuleRecords.insert(this.database, table, row);
-    this.replicate?.(table, row);
+  private insertRow(table: 'approval_rules' | 'rule_events', key: string, row: TableRow): void {
+    putRow(this.database.db, table, row);
+    this.replicate?.({ table, key, row });
   }
 
   private latest(id: string): RuleRow | undefined {

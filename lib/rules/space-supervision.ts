@@ -1,8 +1,7 @@
 import type { AuditSink } from '../gateway/audit-sink';
 import { GATEWAY_ID } from '../gateway/gateway-options';
-import type { GatewayServer } from '../gateway/gateway-server';
-import type { RuleRecords } from '../gateway/persistence/rule-records';
-import { ruleAuditRecord } from '../gateway/rules-api';
+import type { RuleRecords } from './rule-records';
+import { ruleAuditRecord } from './rules-api';
 import type { Space } from '../gateway/space';
 import type { SpaceConfig } from '../gateway/space-config';
 import { RuleSupervisor } from './rule-supervisor';
@@ -15,11 +14,8 @@ export interface SpaceSupervisionOptions {
   space: Space;
   records: RuleRecords;
   audit: AuditSink;
-  /**
-   * Who is present now: rules bound to the session of anyone else (`for_session_of`) end at start. Without it,
-   * every such rule ends (a server that starts has no session left).
-   */
-  present?: (participant: string) => boolean;
+  /** Who is present now: rules bound to the session of anyone else (`for_session_of`) end at start. */
+  present: (participant: string) => boolean;
   log: (line: string) => void;
 }
 
@@ -67,8 +63,7 @@ export function superviseSpace(options: SpaceSupervisionOptions): SpaceSupervisi
     if (ended > 0) supervisor?.reload();
   };
   const { present } = options;
-  if (!present) endSessions();
-  else for (const participant of new Set(records.list().flatMap((r) => r.for_session_of ?? []))) if (!present(participant)) endSessions(participant);
+  for (const participant of new Set(records.list().flatMap((r) => r.for_session_of ?? []))) if (!present(participant)) endSessions(participant);
 
   const start = (catchUp: 'missed' | 'retained'): Promise<void> => {
     if (joined) return joined;
@@ -112,46 +107,6 @@ export function superviseSpace(options: SpaceSupervisionOptions): SpaceSupervisi
     stop: () => {
       stopped = true;
       supervisor?.disconnect();
-    },
-  };
-}
-
-/** The rule supervisors of a single process's spaces, running. */
-export interface GatewaySupervision {
-  /** Space id → its supervision (spaces whose config turns it off have none). */
-  readonly spaces: ReadonlyMap<string, SpaceSupervision>;
-  stop(): void;
-}
-
-/**
- * The rule supervisor of every space a single-process gateway serves (`superviseSpace`: each joins once its space
- * has something to apply), told whenever the rules API changes a space's rules.
- */
-export function superviseGatewaySpaces(
-  server: Pick<GatewayServer, 'configs' | 'gateway' | 'rules' | 'audit' | 'onRulesChanged'>,
-  gatewayUrl: string,
-  log: (space: string, participant: string, line: string) => void,
-): GatewaySupervision {
-  const spaces = new Map<string, SpaceSupervision>();
-  for (const config of server.configs) {
-    const space = server.gateway.spaces.get(config.id);
-    if (!space) continue;
-    const supervision = superviseSpace({
-      gatewayUrl,
-      config,
-      space,
-      records: server.rules(config.id),
-      audit: server.audit,
-      log: (line) => log(config.id, space.supervisor ?? '', line),
-    });
-    if (supervision) spaces.set(config.id, supervision);
-  }
-  const off = server.onRulesChanged((space) => spaces.get(space)?.reload());
-  return {
-    spaces,
-    stop: () => {
-      off();
-      for (const supervision of spaces.values()) supervision.stop();
     },
   };
 }

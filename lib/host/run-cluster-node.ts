@@ -1,35 +1,35 @@
 import { join } from 'node:path';
-import { gatewayEnv, loadSpaceConfig, SettingsError, SpaceConfigError, type GatewayServerOptions } from '../lib/gateway';
-import { ClusterNode } from '../lib/cluster/cluster-node';
-import { maskRedisUrl } from '../lib/cluster/redis-connection';
-import { demoSettings } from '../lib/launcher/space-processes';
+import { ClusterNode } from '../cluster/cluster-node';
+import { maskRedisUrl } from '../cluster/redis-connection';
+import { loadSpaceConfig } from '../gateway';
 import { listenOrExit } from './listen-or-exit';
+import { exitOnSettingsError, type ServerEnv, type Serving } from './run-server';
+import { configSections, type SpaceFeature } from './space-feature';
 import { signInLine } from './sign-in-line';
 
 /**
  * Starts one node of a cluster (`MEW_REDIS_URL`, `MEW_NODE_ID`) on the same settings as a single gateway (PORT,
  * HOST, MEW_SPACE_CONFIG), and leaves the cluster cleanly on SIGINT/SIGTERM (its spaces move at once).
  */
-export async function runClusterNode(
-  mode: string,
-  redisUrl: string,
-  extra: Pick<GatewayServerOptions, 'fallback' | 'leaveOtherUpgrades'> = {},
-): Promise<ClusterNode> {
-  let env: ReturnType<typeof gatewayEnv>;
+export async function runClusterNode(options: {
+  mode: string;
+  redisUrl: string;
+  env: ServerEnv;
+  features: readonly SpaceFeature[];
+  serving: Serving;
+}): Promise<ClusterNode> {
+  const { mode, redisUrl, env } = options;
   let node: ClusterNode;
   try {
-    env = gatewayEnv(process.cwd());
     node = new ClusterNode({
       redisUrl,
       nodeId: process.env.MEW_NODE_ID || undefined,
-      spaces: env.configPaths.map((p) => loadSpaceConfig(p)),
-      launches: { dataDir: env.dataDir, ...demoSettings(process.argv, process.env) },
-      ...extra,
+      spaces: env.configPaths.map((p) => loadSpaceConfig(p, { sections: configSections(options.features) })),
+      features: options.features,
+      ...options.serving,
     });
   } catch (e) {
-    if (!(e instanceof SpaceConfigError || e instanceof SettingsError)) throw e;
-    console.error(`Cannot start: ${e.message}`);
-    process.exit(1);
+    exitOnSettingsError(e);
   }
   const port = await listenOrExit(node.listen(env.port, env.host), env.host, env.port);
   const base = `${env.host}:${port}`;

@@ -1,4 +1,4 @@
-import type { Space } from '../lib/gateway/space';
+import type { Space } from '../gateway/space';
 
 /**
  * How the person who started a server signs in to a space, when its config names who (`sign_in_as`): like a

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../gateway/testing';
 import type { MEWParticipant } from '../sdk/mew-participant';
 import { participantFactory } from '../sdk/testing';
-import { superviseGatewaySpaces, type GatewaySupervision } from './space-supervision';
+import type { RunningRules } from './rules-feature';
 
 // Rules work everywhere: a single-process gateway runs a rule supervisor in every space (the gateway adds the
 // participant when the config names none), and refuses rules where its config turns the supervisor off.
@@ -13,13 +13,11 @@ const NOTE_RULE = { name: 'agent notes', decision: 'approve', match: { proposer:
 
 describe('rule supervision of every space', () => {
   let gw: TestGateway | undefined;
-  let supervision: GatewaySupervision | undefined;
   let participants: ReturnType<typeof participantFactory> | undefined;
   afterEach(async () => {
-    supervision?.stop();
     participants?.disconnectAll();
     await gw?.close();
-    gw = supervision = participants = undefined;
+    gw = participants = undefined;
   });
 
   const rulesApi = (space: string, init: RequestInit = {}) =>
@@ -39,9 +37,9 @@ describe('rule supervision of every space', () => {
 
   it('decides the next matching proposal by a rule posted in a space whose config has no automation section', async () => {
     gw = await startTestGateway(spaceConfig('plain', { lead: [{ kind: '*' }], agent: AGENT, tools: TOOLS }));
-    supervision = superviseGatewaySpaces(gw, gw.wsUrl(), () => undefined);
+    const { supervision } = gw.host('plain').feature<RunningRules>('rules')!;
     // It joins only once the space has a rule: a space without rules pays nothing for it.
-    expect([...supervision.spaces].map(([space, { participant, running }]) => [space, participant, running])).toEqual([['plain', 'rules', false]]);
+    expect([supervision?.participant, supervision?.running]).toEqual(['rules', false]);
     const calls: string[] = [];
     const agent = await agentAndTools('plain', calls);
     expect(gw.gateway.spaces.get('plain')!.participants.get('rules')!.online).toBe(false);
@@ -62,7 +60,6 @@ describe('rule supervision of every space', () => {
 
   it('applies the first rule of a space to a proposal already waiting (as "approve for 1 hour" on its card does), once', async () => {
     gw = await startTestGateway(spaceConfig('plain', { lead: [{ kind: '*' }], agent: AGENT, tools: TOOLS }));
-    supervision = superviseGatewaySpaces(gw, gw.wsUrl(), () => undefined);
     const calls: string[] = [];
     const agent = await agentAndTools('plain', calls);
     const lead = await participants!.connect('lead', { autoDiscovery: false });
@@ -82,8 +79,7 @@ describe('rule supervision of every space', () => {
 
   it('refuses a rule, with the reason, in a space whose config turns the supervisor off; listing and deleting still work', async () => {
     gw = await startTestGateway(spaceConfig('manual', { lead: [{ kind: '*' }], agent: AGENT }, { automation: { supervisor: false } }));
-    supervision = superviseGatewaySpaces(gw, gw.wsUrl(), () => undefined);
-    expect(supervision.spaces.size).toBe(0);
+    expect(gw.host(gw.configs[0].id).feature<RunningRules>('rules')!.supervision).toBeUndefined();
     expect(gw.gateway.spaces.get('manual')!.participants.has('rules')).toBe(false);
 
     const refused = await rulesApi('manual', { method: 'POST', body: JSON.stringify(NOTE_RULE) });

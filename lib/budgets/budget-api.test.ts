@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseSpaceConfig, SpaceConfigError } from './space-config';
-import { joinAs, spaceConfig, startGatewayWith, tokenOf, type TestGateway } from './testing';
+import { parseSpaceConfig, SpaceConfigError } from '../gateway/space-config';
+import { joinAs, spaceConfig, startGatewayWith, tokenOf, type TestGateway } from '../gateway/testing';
 
 const ADMIN = 'admin-token-budgets-0123456789';
 const base = spaceConfig(
