@@ -1,8 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SpaceLauncher } from '../launcher/space-launcher';
+import { fileURLToPath } from 'node:url';
+import { loadSpaceConfig } from '../gateway/space-config';
+import { LAUNCH_SECTION } from '../launcher/launch-config';
+import { SpaceLauncher, spaceParticipantsToLaunch } from '../launcher/space-launcher';
 import type { MEWParticipant } from '../sdk/mew-participant';
-import { demoLaunchSpecs } from './demo-launch';
 import { DEMO_SPACE, control, startDemoTestSpace, type DemoTestSpace } from './testing';
+
+/** The demo is a space config: its live participants are its `bridge:` and `command:` entries, run as any config's are. */
+const DEMO_CONFIG = loadSpaceConfig(fileURLToPath(new URL('./demo-space.yaml', import.meta.url)), { sections: [LAUNCH_SECTION], env: {} });
 
 /** Children are real processes that load TypeScript through tsx (seconds each on a busy machine): give them time. */
 const CHILD_TIMEOUT_MS = 30_000;
@@ -24,7 +29,8 @@ describe('the demo space under the server’s launcher', () => {
   beforeEach(async () => {
     space = await startDemoTestSpace();
     human = await space.connect('human');
-    launcher = new SpaceLauncher({ gatewayUrl: space.gw.wsUrl(), port: space.gw.port, dataDir: space.dataDir, backoff: { minDelayMs: 50 } });
+    const env = { ...process.env, MEW_DEMO_PACE_MS: '200' };
+    launcher = new SpaceLauncher({ gatewayUrl: space.gw.wsUrl(), port: space.gw.port, dataDir: space.dataDir, backoff: { minDelayMs: 50 }, env });
   });
   afterEach(async () => {
     await launcher.stopAll();
@@ -37,9 +43,10 @@ describe('the demo space under the server’s launcher', () => {
   it('runs each participant as a child process, restarts crashes and restart requests, and stopAll() ends them all', {
     timeout: 4 * CHILD_TIMEOUT_MS,
   }, async () => {
-    const specs = demoLaunchSpecs({ space: DEMO_SPACE, dataDir: space.dataDir, paceMs: 200 });
-    expect(specs.map((s) => s.participantId)).toEqual(['files', 'scribe', 'auditor']); // not the human
-    for (const { participantId, spec } of specs) launcher.add(DEMO_SPACE, participantId, spec, space.tokens[participantId]);
+    const specs = spaceParticipantsToLaunch(DEMO_CONFIG, space.gw.gateway.spaces.get(DEMO_SPACE)!);
+    // Not the human; the assistant (an `agent:` entry) is launched too, and says it is not configured without an endpoint.
+    expect(specs.map((s) => s.participantId)).toEqual(['files', 'scribe', 'auditor', 'assistant']);
+    for (const { participantId, spec, token } of specs) launcher.add(DEMO_SPACE, participantId, spec, token);
     // With the rule supervisor the space's host runs (the demo has timeouts to apply, so it joins at once).
     await expect.poll(present, { timeout: CHILD_TIMEOUT_MS }).toEqual(['auditor', 'files', 'rules', 'scribe']);
     await expect.poll(() => status('scribe').tail.join('\n')).toContain('connected to space "demo" as scribe');

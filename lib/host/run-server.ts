@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { DATABASE_FILE, gatewayEnv, PersistenceError, SettingsError, SpaceConfigError } from '../gateway';
-import { demoSettings } from '../launcher/space-processes';
+import { launchSettings } from '../launcher/space-processes';
 import { createGatewayServer, type GatewayServerOptions } from './gateway-server';
 import { listenOrExit } from './listen-or-exit';
 import { serverFeatures } from './server-features';
@@ -33,7 +33,7 @@ export async function runServer(mode: string, serving: Serving = {}): Promise<vo
   } catch (e) {
     exitOnSettingsError(e);
   }
-  const features = serverFeatures({ launch: { dataDir: env.dataDir, ...demoSettings(process.argv, process.env) } });
+  const features = serverFeatures({ launch: { dataDir: env.dataDir, ...launchSettings(process.argv, process.env) } });
   const redisUrl = process.env.MEW_REDIS_URL;
   // Cluster code (and ioredis with it) is loaded only by a cluster node.
   if (redisUrl) await (await import('./run-cluster-node')).runClusterNode({ mode, redisUrl, env, features, serving });

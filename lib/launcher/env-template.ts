@@ -1,9 +1,9 @@
 /**
  * `${NAME}` and `${NAME:-default}` in a launched participant's command, args and env. The server fills the names of
- * `SERVER_VARIABLES` when it starts the process; any other name comes from the server's environment, and a name
+ * `SERVER_VARIABLES` when it starts the process (`DATA_DIR`: its data directory, absolute; `NODE`: its own Node); any other name comes from the server's environment, and a name
  * that is neither set nor defaulted is a config error (found when the config loads, not when the process starts).
  */
-export const SERVER_VARIABLES = ['TOKEN', 'GATEWAY', 'SPACE', 'PORT', 'PARTICIPANT_ID'] as const;
+export const SERVER_VARIABLES = ['TOKEN', 'GATEWAY', 'SPACE', 'PORT', 'PARTICIPANT_ID', 'DATA_DIR', 'NODE'] as const;
 export type ServerVariable = (typeof SERVER_VARIABLES)[number];
 
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;

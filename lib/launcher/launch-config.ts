@@ -6,6 +6,7 @@ import { SpaceConfigError } from '../gateway/space-config';
 import { agentProcess } from './agent-process';
 import { expand, missingVariables } from './env-template';
 import { launchFieldsSchema, type AgentEntry, type LaunchSpec } from './launch-spec';
+import { RUNNER_EXIT_POLICY } from './runner-convention';
 
 const launchSectionFields = {
   ...launchFieldsSchema,
@@ -89,7 +90,7 @@ function launchSpec(p: LaunchFields, { id, source, env, baseDir }: ParticipantPl
       })
     : p.agent
       ? agentProcess(expandAgent(p.agent, env), env)
-      : { command: p.command!, args: p.args ?? [], env: p.env ?? {} };
+      : { command: p.command!, args: p.args ?? [], env: p.env ?? {}, ...RUNNER_EXIT_POLICY };
   return {
     ...process,
     cwd: resolvePath(baseDir, bridge?.cwd ?? p.cwd ?? '.'),

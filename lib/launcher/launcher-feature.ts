@@ -3,10 +3,10 @@ import type { EnvelopeLogObserver } from './envelope-log-observer';
 import { LAUNCH_SECTION } from './launch-config';
 import { createProcessRoute } from './process-api';
 import { SpaceLauncher } from './space-launcher';
-import { reportCrash, startSpaceProcesses, type DemoSettings } from './space-processes';
+import { reportCrash, startSpaceProcesses, type LaunchSettings } from './space-processes';
 
-export interface LauncherFeatureOptions extends DemoSettings {
-  /** The server's `MEW_DATA_DIR`: logs go to `<dataDir>/<space>/logs/`, the demo's sandbox is `<dataDir>/demo/sandbox`. */
+export interface LauncherFeatureOptions extends Partial<LaunchSettings> {
+  /** The server's `MEW_DATA_DIR` (`${DATA_DIR}` in commands): logs go to `<dataDir>/<space>/logs/`. */
   dataDir: string;
 }
 
@@ -16,7 +16,7 @@ export interface RunningProcesses extends RunningFeature {
 }
 
 /**
- * The processes a space runs: the participants its config launches, the demo agents (demo space) and its observers,
+ * The processes a space runs: the participants its config launches and its observers,
  * joining through this server, with the processes API (`/api/spaces/{space}/processes`). Started with the space's
  * host and stopped with it, so in a cluster they move with the space; each child ends with its server even on
  * `kill -9`, so a restarted server or the next owner starts its own and none is left doubling a participant.

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { joinAs, startGatewayWith, tokenOf, type TestGateway } from '../gateway/testing';
-import type { RunningProcesses } from './launcher-feature';
-import type { SpaceLauncher } from './space-launcher';
 
 /** Joins with the token it is handed and says hello, so a test sees it arrive. */
 const JOINER = `
@@ -16,7 +14,6 @@ ws.on('close', () => process.exit(1));
 
 describe('process endpoints', () => {
   let gw: TestGateway;
-  let launcher: SpaceLauncher;
 
   beforeEach(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mew-process-api-'));
@@ -36,8 +33,7 @@ describe('process endpoints', () => {
         },
       },
     };
-    gw = await startGatewayWith({ configs: [config], dataDir: mkdtempSync(join(tmpdir(), 'mew-process-api-data-')), launch: { dataDir: dir, demo: false } });
-    launcher = gw.host('ops').feature<RunningProcesses>('processes')!.launcher!;
+    gw = await startGatewayWith({ configs: [config], dataDir: mkdtempSync(join(tmpdir(), 'mew-process-api-data-')), launch: { dataDir: dir } });
   });
   afterEach(async () => {
     await gw.close();

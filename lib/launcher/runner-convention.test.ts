@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bridgeProcess } from '../bridge/bridge-process';
-import { demoLaunchSpecs } from '../demo/demo-launch';
+import { loadSpaceConfig } from '../gateway/space-config';
+import { LAUNCH_SECTION, launchedOf } from './launch-config';
 import { spaceConfig, startTestGateway, type TestGateway } from '../gateway/testing';
 import { agentProcess } from './agent-process';
 import { readRunnerConnection, RUNNER_ENV, RUNNER_EXIT_CODES, RUNNER_EXIT_POLICY, runnerConnectionEnv } from './runner-convention';
@@ -31,7 +32,10 @@ describe('the runner convention', () => {
     expect(connection).toEqual({ MEW_GATEWAY: '${GATEWAY}', MEW_SPACE: '${SPACE}', MEW_TOKEN: '${TOKEN}' });
     const agent = agentProcess({ model: 'llama3', base_url: 'http://127.0.0.1:11434/v1' }, {});
     const bridge = bridgeProcess({ command: 'npx', args: ['mcp-server-filesystem', '.'], env: { DEBUG: '1' } });
-    const demo = demoLaunchSpecs({ space: 'demo', dataDir: mkdtempSync(join(tmpdir(), 'mew-runner-demo-')) }).map(({ spec }) => spec);
+    // The demo's live participants are config entries (`bridge:`, `command:`), under the same convention.
+    const demoConfig = loadSpaceConfig(runner('../demo/demo-space.yaml'), { sections: [LAUNCH_SECTION], env: {} });
+    const demo = demoConfig.participants.flatMap((p) => launchedOf(p).launch ?? []);
+    expect(demo).toHaveLength(4);
     for (const spec of [agent, bridge, ...demo]) {
       expect(spec.env).toMatchObject(connection);
       expect(spec).toMatchObject(RUNNER_EXIT_POLICY);

@@ -1,7 +1,7 @@
 /**
  * The convention between the launcher and the runners it starts (`run-mew-agent.ts` for `agent:` entries,
- * `run-bridge.ts` for `bridge:` entries, the demo's `run-agent.ts`): the environment a runner reads and the exit codes
- * it ends with. The launchers (`agentProcess`, `bridgeProcess`, `demoLaunchSpecs`) set the one and act on the other
+ * `run-bridge.ts` for `bridge:` entries, any `command:`, the demo's `run-agent.ts` among them): the environment a runner
+ * reads and the exit codes it ends with. The launcher (`agentProcess`, `bridgeProcess`, `launch-config.ts`) sets the one and acts on the other
  * from here, and the runners read and use them from here.
  */
 

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Space } from '../gateway/space';
 import type { SpaceConfig } from '../gateway/space-config';
 import type { ProcessControl, ProcessView } from './process-control';
@@ -114,6 +114,8 @@ export class SpaceLauncher implements ProcessControl {
       SPACE: space,
       PORT: String(this.options.port),
       PARTICIPANT_ID: participantId,
+      DATA_DIR: resolve(this.options.dataDir),
+      NODE: process.execPath,
     };
     const fill = (template: string) => expand(template, server, env);
     return new SupervisedProcess({

@@ -1,26 +1,24 @@
 import { join } from 'node:path';
-import { demoLaunchSpecs } from '../demo';
 import type { Space } from '../gateway/space';
 import type { SpaceConfig } from '../gateway/space-config';
 import { EnvelopeLogObserver } from './envelope-log-observer';
 import { launchedOf } from './launch-config';
 import { participantToken, spaceParticipantsToLaunch, type LaunchedStatus, type SpaceLauncher } from './space-launcher';
 
-/** The space whose agents the server runs itself (lib/demo/demo-space.yaml). */
-export const DEMO_SPACE_ID = 'demo';
-
-/** Whether the demo space's agents run, and at what pace. */
-export interface DemoSettings {
-  demo: boolean;
-  /** `MEW_DEMO_PACE_MS`. @default the agents' own */
-  demoPaceMs?: number;
+/** Whether the server starts the participants its configs launch on its own (`auto_start`), or leaves each to its card's Start. */
+export interface LaunchSettings {
+  /** False: nothing starts on its own, whatever `auto_start` says. @default true */
+  autoStart: boolean;
 }
 
-/** `--demo off` (or MEW_DEMO=off) serves the demo space without starting its agents. */
-export function demoSettings(argv: string[], env: NodeJS.ProcessEnv): DemoSettings {
+/**
+ * `--demo off` (or MEW_DEMO=off) serves the spaces without starting their launched participants (the demo's agents
+ * among them): each card's Start starts one.
+ */
+export function launchSettings(argv: string[], env: NodeJS.ProcessEnv): LaunchSettings {
   const i = argv.indexOf('--demo');
   const flag = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--demo='))?.slice('--demo='.length);
-  return { demo: (flag ?? env.MEW_DEMO ?? 'on') !== 'off', ...(env.MEW_DEMO_PACE_MS && { demoPaceMs: Number(env.MEW_DEMO_PACE_MS) }) };
+  return { autoStart: (flag ?? env.MEW_DEMO ?? 'on') !== 'off' };
 }
 
 /** A launcher's `onChange` for a server's console: says which process crashed and where its log is. */
@@ -29,41 +27,34 @@ export function reportCrash(space: string, participantId: string, status: Launch
     console.error(`[${space}/${participantId}] crashed (exit ${status.lastExit?.code ?? status.lastExit?.signal}); log: ${status.logFile}`);
 }
 
-export interface SpaceProcessesOptions extends DemoSettings {
+export interface SpaceProcessesOptions extends Partial<LaunchSettings> {
   config: SpaceConfig;
   space: Space;
-  /** Runs the launched participants and the demo agents. */
+  /** Runs the launched participants. */
   launcher: SpaceLauncher;
   /** The gateway's WebSocket endpoint the observers join through. */
   gatewayUrl: string;
-  /** Observers' default logs go to `<dataDir>/<space>/logs/`; the demo's sandbox is there too. */
+  /** Observers' default logs go to `<dataDir>/<space>/logs/`. */
   dataDir: string;
   /** One line for each process started, for the server's console. */
   print(line: string): void;
 }
 
 /**
- * Starts what a server runs for a space it serves: the participants its config launches (on `launcher`), the demo
- * agents when it is the demo space and the demo is on, and its observers (`auto_connect: true`), which the caller
- * stops.
+ * Starts what a server runs for a space it serves: the participants its config launches (on `launcher`) and its
+ * observers (`auto_connect: true`), which the caller stops.
  */
 export function startSpaceProcesses(options: SpaceProcessesOptions): EnvelopeLogObserver[] {
   const { config, space, launcher, print } = options;
-  const demoSpace = config.id === DEMO_SPACE_ID;
-  // With the demo off, the demo space is served without any of its processes.
-  for (const { participantId, spec, token } of demoSpace && !options.demo ? [] : spaceParticipantsToLaunch(config, space)) {
+  for (const { participantId, spec: configured, token } of spaceParticipantsToLaunch(config, space)) {
+    const spec = options.autoStart === false ? { ...configured, autoStart: false } : configured;
     launcher.add(config.id, participantId, spec, token);
-    const how = spec.notConfigured ? `not started (${spec.notConfigured})` : spec.autoStart ? 'started' : 'ready to start (auto_start: false)';
+    const how = spec.notConfigured
+      ? `not started (${spec.notConfigured})`
+      : spec.autoStart
+        ? 'started'
+        : `ready to start (${configured.autoStart ? '--demo off' : 'auto_start: false'})`;
     print(`  ${config.id}/${participantId}: ${how} (log: ${launcher.status(config.id, participantId)!.logFile})`);
-  }
-
-  if (demoSpace && options.demo) {
-    const tokens = space.services.records.mintedTokens();
-    for (const { participantId, spec } of demoLaunchSpecs({ space: config.id, dataDir: options.dataDir, paceMs: options.demoPaceMs })) {
-      if (tokens[participantId]) launcher.add(config.id, participantId, spec, tokens[participantId]);
-      else console.error(`  demo participant ${participantId} has no token: not started`);
-    }
-    print(`  demo agents started (logs: ${join(options.dataDir, config.id, 'logs')})`);
   }
 
   // The reference's observers: connected by the server, logging what they receive.
