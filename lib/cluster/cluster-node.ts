@@ -71,9 +71,9 @@ export interface ClusterNodeOptions extends ClusterOptions {
 }
 
 /** Paths of the gateway's HTTP API (served by each space's owner); anything else is the app's. */
-const GATEWAY_API_PATH = /^\/(participants|admin|api\/spaces|api\/push)\//;
+const GATEWAY_API_PATH = /^\/(?:(?:participants|admin|api\/spaces|api\/push)\/|mcp(?:\/|$))/;
 /** The space a path names (`/api/spaces/{space}/…`, `/admin/spaces/{space}/…`); else `?space=`, else the default. */
-const SPACE_IN_PATH = /^\/(?:api|admin)\/spaces\/([^/]+)\//;
+const SPACE_IN_PATH = /^\/(?:(?:api|admin)\/spaces\/([^/]+)\/|mcp\/([^/]+)\/?$)/;
 /** Between a node's name and its run's random suffix in Redis. */
 const RUN_SEPARATOR = '~';
 /** Marks a request one node forwarded to another: it is never forwarded again. */
@@ -282,7 +282,8 @@ export class ClusterNode {
       return true;
     }
     if (!GATEWAY_API_PATH.test(pathname)) return false;
-    const inPath = SPACE_IN_PATH.exec(pathname)?.[1];
+    const found = SPACE_IN_PATH.exec(pathname);
+    const inPath = found?.[1] ?? found?.[2];
     let space: string;
     try {
       space = inPath === undefined ? (searchParams.get('space') ?? this.defaultSpaceId) : decodePathSegment(inPath);
@@ -651,6 +652,10 @@ function forwardHttp(req: IncomingMessage, res: ServerResponse, target: URL, nod
   upstream.on('error', (error) => {
     if (!res.headersSent) sendError(res, 'space_unavailable', `the space's owner did not answer: ${error.message}`);
     else res.destroy();
+  });
+  // A client that goes away mid-answer (an event stream it stops reading) ends the owner's side too.
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
   });
   req.pipe(upstream);
 }

@@ -1,5 +1,6 @@
 import { budgetsFeature } from '../budgets/budgets-feature';
 import { launcherFeature, type LauncherFeatureOptions } from '../launcher/launcher-feature';
+import { mcpEndpointFeature } from '../mcp-server/mcp-endpoint-feature';
 import type { NotifyOptions } from '../notify/notifications';
 import { notificationsFeature } from '../notify/notifications-feature';
 import { rulesFeature } from '../rules/rules-feature';
@@ -16,5 +17,5 @@ export interface ServerFeatureOptions {
  * a cluster owner both hand to `SpaceHost.start`.
  */
 export function serverFeatures(options: ServerFeatureOptions = {}): SpaceFeature[] {
-  return [rulesFeature(), budgetsFeature(), notificationsFeature(options.notify), launcherFeature(options.launch)];
+  return [rulesFeature(), budgetsFeature(), notificationsFeature(options.notify), launcherFeature(options.launch), mcpEndpointFeature()];
 }

@@ -82,15 +82,17 @@ export class SpaceHost {
   }
 }
 
-const SPACE_IN_PATH = /^\/api\/spaces\/([^/]+)\//;
+/** `/api/spaces/{space}/…` and `/mcp/{space}`. */
+const SPACE_IN_PATH = /^\/(?:api\/spaces\/([^/]+)\/|mcp\/([^/]+)\/?$)/;
 
 /**
  * Hands a request to the routes of the host of the space it is about: the space in its path
- * (`/api/spaces/{space}/…`), else its `?space=`, else the default space (`/api/push/public-key`).
+ * (`/api/spaces/{space}/…`, `/mcp/{space}`), else its `?space=`, else the default space (`/api/push/public-key`, `/mcp`).
  */
 export function hostRoutes(hostOf: (space: string | null) => SpaceHost | undefined): HttpRoute {
   return async (req, res, url) => {
-    const inPath = SPACE_IN_PATH.exec(url.pathname)?.[1];
+    const found = SPACE_IN_PATH.exec(url.pathname);
+    const inPath = found?.[1] ?? found?.[2];
     const space = inPath === undefined ? url.searchParams.get('space') : decodePathSegment(inPath);
     const host = hostOf(space);
     if (!host) {

@@ -1,0 +1,289 @@
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, McpError as JsonRpcError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolRisk } from '../protocol';
+import { MEWParticipant } from '../sdk/mew-participant';
+import { CapabilityDeniedError, GatewayRefusalError, McpError, ProposalRejectedError, RequestCancelledError, RequestTimeoutError } from '../sdk/sdk-errors';
+import type { DiscoveredTool } from '../sdk/tool-discovery';
+import { exposedToolName } from './mcp-tool-names';
+
+/** How long `tools/list` waits for discoveries under way (a participant that just joined) before answering with what is known. */
+const DISCOVERY_WAIT_MS = 2_000;
+/** How long a call that needs approval waits for a decision and the tool's answer; past it, the proposal is withdrawn. */
+export const APPROVAL_WAIT_MS = 15 * 60_000;
+/**
+ * Between progress notifications while a call waits for approval: clients that reset their request timeout on
+ * progress (the official SDK's `resetTimeoutOnProgress`) keep waiting; 10 s is well inside every client's default.
+ */
+export const PROGRESS_EVERY_MS = 10_000;
+/** How long a rejection's result waits for the explanation a rejector sends after it (a chat correlated to the reject). */
+const EXPLANATION_WAIT_MS = 1_500;
+/** How long an ending session waits for the gateway to echo the withdrawal of its proposals before it leaves. */
+const WITHDRAW_WAIT_MS = 1_000;
+/** `tools/list_changed` once the space's tools settle, not once per participant discovered. */
+const LIST_CHANGED_DEBOUNCE_MS = 250;
+
+/** `_meta` keys of a listed tool: who serves it, its name there, and whether a call runs at once or waits for approval. */
+export const TOOL_META = { participant: 'mew/participant', tool: 'mew/tool', approval: 'mew/approval' } as const;
+
+/** A tool of the space as this session lists it. */
+interface ListedSpaceTool {
+  participant: string;
+  tool: string;
+  approval: 'direct' | 'proposal';
+}
+
+export interface McpSessionOptions {
+  /** The gateway's WebSocket URL (this server's own): the session's participant joins through it. */
+  gatewayUrl: string;
+  space: string;
+  /** The participant token the MCP client presented: the session is that participant. */
+  token: string;
+  log(line: string): void;
+  /** Told once the transport has given the session its id (in its answer to `initialize`). */
+  onInitialized(session: McpSpaceSession): void;
+  /** Told once the session has ended, whoever ended it. */
+  onClosed(session: McpSpaceSession): void;
+}
+
+/**
+ * One MCP client's session with a space: an MCP server (the official SDK's, over Streamable HTTP) whose tools are
+ * the space's, backed by a `MEWParticipant` joined with the client's token, so the session is that participant, one
+ * of its connections: presence, capabilities, pause, kick and rate limits apply as on a WebSocket. A tool it may
+ * call is called (`mcp/request`); one it may only propose waits for a supervisor's decision (`mcp/proposal`),
+ * reporting progress meanwhile; cancelling the call or ending the session withdraws the proposal.
+ */
+export class McpSpaceSession {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly participant: MEWParticipant;
+  private readonly server: Server;
+  private readonly listing = new Map<string, ListedSpaceTool>();
+  private listChanged?: ReturnType<typeof setTimeout>;
+  private closed = false;
+  /** Calls under way: aborted (their proposals withdrawn) when the session ends. */
+  private readonly calls = new Map<AbortController, { proposalId?: string }>();
+  /** When a request of the client last arrived (idle sessions are ended). */
+  lastUsed = Date.now();
+
+  constructor(private readonly options: McpSessionOptions) {
+    this.participant = new MEWParticipant({ gateway: options.gatewayUrl, space: options.space, token: options.token, autoDiscovery: true });
+    this.server = new Server(
+      { name: `mew-space-${options.space}`, version: '0.4.0' },
+      {
+        capabilities: { tools: { listChanged: true } },
+        instructions: `The tools of MEW space "${options.space}". A call marked mew/approval: proposal waits until a supervisor approves or rejects it.`,
+      },
+    );
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools() }));
+    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.callTool(request.params.name, request.params.arguments ?? {}, {
+        signal: extra.signal,
+        progressToken: request.params._meta?.progressToken,
+        notify: extra.sendNotification,
+      }),
+    );
+    this.transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: () => options.onInitialized(this) });
+    this.transport.onclose = () => void this.close();
+    for (const event of ['discovery', 'participant-join', 'participant-leave'] as const) this.participant.on(event, () => this.toolsMayHaveChanged());
+    this.participant.client.on('status', (change) => {
+      // Kicked, its token revoked, or the gateway gone for good: the session ends with its participant.
+      if (change.status === 'error' || (change.status === 'disconnected' && !change.willReconnect)) void this.close();
+    });
+  }
+
+  /** Joins the space as the participant, then serves MCP on the transport. */
+  async open(): Promise<void> {
+    await this.participant.connect();
+    await this.server.connect(this.transport);
+  }
+
+  get participantId(): string | undefined {
+    return this.participant.id;
+  }
+
+  get sessionId(): string | undefined {
+    return this.transport.sessionId;
+  }
+
+  /** Ends the session: the proposals of calls under way are withdrawn, then the participant leaves and the transport closes. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.listChanged);
+    const proposals = [...this.calls.values()].flatMap((call) => call.proposalId ?? []);
+    for (const controller of this.calls.keys()) controller.abort(new Error('the MCP session ended'));
+    await this.withdrawn(proposals);
+    this.participant.disconnect();
+    await this.server.close().catch(() => undefined);
+    this.options.onClosed(this);
+  }
+
+  /** Resolves once the gateway has echoed each proposal's withdrawal (or after `WITHDRAW_WAIT_MS`). */
+  private withdrawn(proposalIds: readonly string[]): Promise<void> {
+    const open = () => proposalIds.some((id) => this.participant.proposals.get(id)?.state === 'pending');
+    if (!open()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        off();
+        resolve();
+      };
+      const timer = setTimeout(done, WITHDRAW_WAIT_MS);
+      const off = this.participant.client.on('mcp/withdraw', () => queueMicrotask(() => !open() && done()));
+    });
+  }
+
+  private toolsMayHaveChanged(): void {
+    if (this.closed) return;
+    clearTimeout(this.listChanged);
+    this.listChanged = setTimeout(() => void this.server.sendToolListChanged().catch(() => undefined), LIST_CHANGED_DEBOUNCE_MS);
+  }
+
+  /** Every tool of the others that this participant may call or propose, as MCP tools. */
+  private async listTools(): Promise<Tool[]> {
+    await this.participant.discovery.waitForPending(DISCOVERY_WAIT_MS);
+    this.listing.clear();
+    const tools: Tool[] = [];
+    for (const tool of this.participant.discovery.available()) {
+      if (tool.participantId === this.participant.id) continue;
+      const approval = this.approvalFor(tool.name);
+      if (!approval) continue;
+      const name = exposedToolName(tool.participantId, tool.name);
+      this.listing.set(name, { participant: tool.participantId, tool: tool.name, approval });
+      tools.push(mcpTool(name, tool, approval));
+    }
+    return tools;
+  }
+
+  /** Whether a call of `tool` would be sent as a request or a proposal, or neither. */
+  private approvalFor(tool: string): ListedSpaceTool['approval'] | undefined {
+    const call = { method: 'tools/call', params: { name: tool } };
+    if (this.participant.canSend('mcp/request', { jsonrpc: '2.0', id: 0, ...call })) return 'direct';
+    if (this.participant.canSend('mcp/proposal', call)) return 'proposal';
+    return undefined;
+  }
+
+  private async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    how: {
+      signal: AbortSignal;
+      progressToken?: string | number;
+      notify: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
+    },
+  ): Promise<CallToolResult> {
+    if (!this.listing.has(name)) await this.listTools();
+    const target = this.listing.get(name);
+    if (!target) return errorResult(`No tool "${name}" in space "${this.options.space}" that you may call or propose (tools/list names them).`);
+    const waitsForApproval = this.approvalFor(target.tool) === 'proposal';
+    const controller = new AbortController();
+    const call: { proposalId?: string } = {};
+    this.calls.set(controller, call);
+    const cancel = () => controller.abort(how.signal.reason);
+    how.signal.addEventListener('abort', cancel, { once: true });
+    let proposalId: string | undefined;
+    let progress: ReturnType<typeof setInterval> | undefined;
+    const report = (step: number) =>
+      how.progressToken !== undefined &&
+      void how
+        .notify({
+          method: 'notifications/progress',
+          params: {
+            progressToken: how.progressToken,
+            progress: step,
+            message: `waiting for a supervisor of space "${this.options.space}" to approve proposal ${proposalId}`,
+          },
+        })
+        .catch(() => undefined);
+    try {
+      const result = await this.participant.mcpRequest(
+        target.participant,
+        { method: 'tools/call', params: { name: target.tool, arguments: args } },
+        waitsForApproval ? APPROVAL_WAIT_MS : undefined,
+        {
+          signal: controller.signal,
+          onSent: (envelope) => {
+            if (envelope.kind !== 'mcp/proposal') return;
+            proposalId = call.proposalId = envelope.id;
+            let step = 0;
+            report(step);
+            progress = setInterval(() => report(++step), PROGRESS_EVERY_MS);
+          },
+        },
+      );
+      return result as CallToolResult;
+    } catch (error) {
+      return await this.failure(error, target, proposalId);
+    } finally {
+      clearInterval(progress);
+      this.calls.delete(controller);
+      how.signal.removeEventListener('abort', cancel);
+    }
+  }
+
+  /** What a call that did not produce the tool's result returns: an error result saying why, or a JSON-RPC error. */
+  private async failure(error: unknown, target: ListedSpaceTool, proposalId: string | undefined): Promise<CallToolResult> {
+    const what = `${target.participant}'s ${target.tool}`;
+    if (error instanceof ProposalRejectedError) {
+      const explanation = proposalId ? await this.explanationOf(proposalId) : undefined;
+      return errorResult(`Rejected by ${error.rejectedBy} (${error.reason})${explanation ? `: ${explanation}` : '.'}`);
+    }
+    if (error instanceof RequestTimeoutError)
+      return errorResult(
+        proposalId
+          ? `Nobody approved the call of ${what} within ${Math.round(APPROVAL_WAIT_MS / 60_000)} min; proposal ${proposalId} was withdrawn.`
+          : `${target.participant} did not answer the call of ${what} in time.`,
+      );
+    if (error instanceof RequestCancelledError) return errorResult(`The call of ${what} was cancelled (${error.reason}).`);
+    if (error instanceof CapabilityDeniedError) return errorResult(`Your capabilities no longer allow calling or proposing ${what}.`);
+    if (error instanceof GatewayRefusalError) return errorResult(`The space refused the call of ${what}: ${error.code}: ${error.payload.message ?? ''}`);
+    // The tool answered with a JSON-RPC error: the client gets it as such.
+    if (error instanceof McpError) throw new JsonRpcError(error.code, error.reason, error.data);
+    this.options.log(`call of ${what} failed: ${(error as Error).message}`);
+    return errorResult(`The call of ${what} failed: ${(error as Error).message}`);
+  }
+
+  /** The explanation a rejector gives after its reject (a chat correlated to it), if it comes promptly. */
+  private explanationOf(proposalId: string): Promise<string | undefined> {
+    const read = () => this.participant.proposals.get(proposalId)?.rejections.find((r) => r.explanation)?.explanation?.text;
+    const now = read();
+    if (now !== undefined) return Promise.resolve(now);
+    return new Promise((resolve) => {
+      const done = (text: string | undefined) => {
+        clearTimeout(timer);
+        off();
+        resolve(text);
+      };
+      const timer = setTimeout(() => done(read()), EXPLANATION_WAIT_MS);
+      const off = this.participant.client.on('chat', () => queueMicrotask(() => read() !== undefined && done(read())));
+    });
+  }
+}
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
+/** A space tool as an MCP client sees it: its server's schema and description, hints from its risk, and who serves it. */
+function mcpTool(name: string, tool: DiscoveredTool, approval: ListedSpaceTool['approval']): Tool {
+  const schema = tool.inputSchema as Tool['inputSchema'] | undefined;
+  const waits = approval === 'proposal' ? ' Each call waits for a supervisor to approve it.' : '';
+  return {
+    name,
+    title: `${tool.name} (${tool.participantId})`,
+    description: `${tool.description ?? tool.name} [served by ${tool.participantId} in a MEW space.${waits}]`,
+    inputSchema: schema?.type === 'object' ? schema : { type: 'object' },
+    ...(tool.security && { annotations: annotationsOf(tool.security) }),
+    _meta: { [TOOL_META.participant]: tool.participantId, [TOOL_META.tool]: tool.name, [TOOL_META.approval]: approval },
+  };
+}
+
+/** MCP's hints for a tool's risk (the inverse of `securityFromAnnotations`). */
+function annotationsOf(risk: ToolRisk): NonNullable<Tool['annotations']> {
+  return {
+    readOnlyHint: risk.risk_level === 'safe',
+    destructiveHint: risk.risk_level === 'dangerous',
+    ...(risk.side_effects?.includes('network') && { openWorldHint: true }),
+  };
+}
