@@ -3,7 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../gateway/testing';
 import type { MEWParticipant } from '../sdk/mew-participant';
-import { participantFactory } from '../sdk/testing';
+import { nextEvent, participantFactory } from '../sdk/testing';
+import { ASK_HUMAN_TOOL } from './ask-human-tool';
 import { TOOL_META } from './mcp-session';
 
 // Any MCP client joins a space as one of its participants (`/mcp/{space}`): it lists the space's tools, calls the
@@ -100,6 +101,7 @@ describe('the space as an MCP server', () => {
     const client = await mcpClient();
     const { tools } = await client.listTools();
     expect(tools.map((t) => [t.name, t._meta?.[TOOL_META.approval]])).toEqual([
+      [ASK_HUMAN_TOOL, undefined],
       ['tools__read_note', 'direct'],
       ['tools__write_note', 'proposal'],
     ]);
@@ -110,8 +112,8 @@ describe('the space as an MCP server', () => {
       _meta: { [TOOL_META.participant]: 'tools', [TOOL_META.tool]: 'write_note' },
     });
     expect(gw.gateway.spaces.get('crew')!.participants.get('agent')!.online).toBe(true);
-    // A participant that may neither call nor propose them sees none.
-    expect((await (await mcpClient('viewer', 'query')).listTools()).tools).toEqual([]);
+    // A participant that may neither call nor propose them sees none of them (it may chat, so it may ask a human).
+    expect((await (await mcpClient('viewer', 'query')).listTools()).tools.map((t) => t.name)).toEqual([ASK_HUMAN_TOOL]);
   });
 
   it('calls a tool it may call at once, the result returned as the tool gave it', async () => {
@@ -171,6 +173,19 @@ describe('the space as an MCP server', () => {
     await client.close(); // its pending request fails here: the server ended the session
     await expect(call).rejects.toThrow();
     // Its participant's connection ended with it (afterEach: offline once every session has ended).
+  });
+
+  it('asks the space a question and returns the answer correlated to it', async () => {
+    const client = await mcpClient();
+    const answered = client.callTool({ name: ASK_HUMAN_TOOL, arguments: { question: 'Which branch should I deploy?' } });
+    const question = await nextEvent(lead.client, 'chat', (chat) => chat.from === 'agent');
+    expect(question.payload).toEqual({ text: 'Which branch should I deploy?', question: true });
+    lead.chat.send('main, after the release notes', undefined, { correlationId: [question.id] });
+    expect(await answered).toEqual({
+      content: [{ type: 'text', text: 'lead: main, after the release notes' }],
+      structuredContent: { answer: 'main, after the release notes', from: 'lead' },
+    });
+    expect(await client.callTool({ name: ASK_HUMAN_TOOL, arguments: { question: '  ' } })).toMatchObject({ isError: true });
   });
 
   it('answers bad input clearly: malformed JSON, an unknown session, a request without a session, an oversized body', async () => {

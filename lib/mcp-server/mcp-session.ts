@@ -6,17 +6,14 @@ import type { ToolRisk } from '../protocol';
 import { MEWParticipant } from '../sdk/mew-participant';
 import { CapabilityDeniedError, GatewayRefusalError, McpError, ProposalRejectedError, RequestCancelledError, RequestTimeoutError } from '../sdk/sdk-errors';
 import type { DiscoveredTool } from '../sdk/tool-discovery';
+import { ASK_HUMAN_TOOL, askHuman, askHumanTool, mayAsk } from './ask-human-tool';
 import { exposedToolName } from './mcp-tool-names';
+import { type CallContext, reportWhileWaiting } from './waiting-progress';
 
 /** How long `tools/list` waits for discoveries under way (a participant that just joined) before answering with what is known. */
 const DISCOVERY_WAIT_MS = 2_000;
 /** How long a call that needs approval waits for a decision and the tool's answer; past it, the proposal is withdrawn. */
 export const APPROVAL_WAIT_MS = 15 * 60_000;
-/**
- * Between progress notifications while a call waits for approval: clients that reset their request timeout on
- * progress (the official SDK's `resetTimeoutOnProgress`) keep waiting; 10 s is well inside every client's default.
- */
-export const PROGRESS_EVERY_MS = 10_000;
 /** How long a rejection's result waits for the explanation a rejector sends after it (a chat correlated to the reject). */
 const EXPLANATION_WAIT_MS = 1_500;
 /** How long an ending session waits for the gateway to echo the withdrawal of its proposals before it leaves. */
@@ -76,13 +73,13 @@ export class McpSpaceSession {
       },
     );
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools() }));
-    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      this.callTool(request.params.name, request.params.arguments ?? {}, {
-        signal: extra.signal,
-        progressToken: request.params._meta?.progressToken,
-        notify: extra.sendNotification,
-      }),
-    );
+    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      const call: CallContext = { signal: extra.signal, progressToken: request.params._meta?.progressToken, notify: extra.sendNotification };
+      const args = request.params.arguments ?? {};
+      return request.params.name === ASK_HUMAN_TOOL && mayAsk(this.participant)
+        ? askHuman(this.participant, args, call)
+        : this.callTool(request.params.name, args, call);
+    });
     this.transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: () => options.onInitialized(this) });
     this.transport.onclose = () => void this.close();
     for (const event of ['discovery', 'participant-join', 'participant-leave'] as const) this.participant.on(event, () => this.toolsMayHaveChanged());
@@ -140,11 +137,11 @@ export class McpSpaceSession {
     this.listChanged = setTimeout(() => void this.server.sendToolListChanged().catch(() => undefined), LIST_CHANGED_DEBOUNCE_MS);
   }
 
-  /** Every tool of the others that this participant may call or propose, as MCP tools. */
+  /** Every tool of the others that this participant may call or propose, as MCP tools, and asking a human. */
   private async listTools(): Promise<Tool[]> {
     await this.participant.discovery.waitForPending(DISCOVERY_WAIT_MS);
     this.listing.clear();
-    const tools: Tool[] = [];
+    const tools: Tool[] = mayAsk(this.participant) ? [askHumanTool] : [];
     for (const tool of this.participant.discovery.available()) {
       if (tool.participantId === this.participant.id) continue;
       const approval = this.approvalFor(tool.name);
@@ -164,15 +161,7 @@ export class McpSpaceSession {
     return undefined;
   }
 
-  private async callTool(
-    name: string,
-    args: Record<string, unknown>,
-    how: {
-      signal: AbortSignal;
-      progressToken?: string | number;
-      notify: (notification: { method: 'notifications/progress'; params: Record<string, unknown> }) => Promise<void>;
-    },
-  ): Promise<CallToolResult> {
+  private async callTool(name: string, args: Record<string, unknown>, how: CallContext): Promise<CallToolResult> {
     if (!this.listing.has(name)) await this.listTools();
     const target = this.listing.get(name);
     if (!target) return errorResult(`No tool "${name}" in space "${this.options.space}" that you may call or propose (tools/list names them).`);
@@ -183,19 +172,7 @@ export class McpSpaceSession {
     const cancel = () => controller.abort(how.signal.reason);
     how.signal.addEventListener('abort', cancel, { once: true });
     let proposalId: string | undefined;
-    let progress: ReturnType<typeof setInterval> | undefined;
-    const report = (step: number) =>
-      how.progressToken !== undefined &&
-      void how
-        .notify({
-          method: 'notifications/progress',
-          params: {
-            progressToken: how.progressToken,
-            progress: step,
-            message: `waiting for a supervisor of space "${this.options.space}" to approve proposal ${proposalId}`,
-          },
-        })
-        .catch(() => undefined);
+    let stopReporting: () => void = () => undefined;
     try {
       const result = await this.participant.mcpRequest(
         target.participant,
@@ -206,9 +183,7 @@ export class McpSpaceSession {
           onSent: (envelope) => {
             if (envelope.kind !== 'mcp/proposal') return;
             proposalId = call.proposalId = envelope.id;
-            let step = 0;
-            report(step);
-            progress = setInterval(() => report(++step), PROGRESS_EVERY_MS);
+            stopReporting = reportWhileWaiting(how, () => `waiting for a supervisor of space "${this.options.space}" to approve proposal ${proposalId}`);
           },
         },
       );
@@ -216,7 +191,7 @@ export class McpSpaceSession {
     } catch (error) {
       return await this.failure(error, target, proposalId);
     } finally {
-      clearInterval(progress);
+      stopReporting();
       this.calls.delete(controller);
       how.signal.removeEventListener('abort', cancel);
     }

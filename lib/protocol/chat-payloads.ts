@@ -6,6 +6,12 @@ export const chatPayloadSchema = z.looseObject({
   text: z.string(),
   /** `"plain"` or `"markdown"`; defaults to `"plain"` when absent. */
   format: z.enum(['plain', 'markdown']).optional(),
+  /**
+   * A question its sender waits on (an extension field: MEW payloads are open): the answer is a `chat` whose
+   * `correlation_id` names it, and the control room shows it with a reply box. MCP clients ask one through the
+   * `space__ask_human` tool.
+   */
+  question: z.boolean().optional(),
 });
 
 /** `chat/acknowledge` (spec §3.4.1): `correlation_id` MUST reference the chat envelope acknowledged. */
