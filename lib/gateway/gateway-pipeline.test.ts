@@ -127,6 +127,20 @@ describe('gateway pipeline', () => {
     expect((await bob.kind('chat')).id).toBe('to-bob'); // broadcast mode sees everything
   });
 
+  it('delivers to a directed participant what answers it, down a chain of correlations, and nothing else addressed to others', async () => {
+    const carol = await joinAs(gw, tokenOf('carol'), 'space=pipeline&routing=directed');
+    // A proposal and its fulfilment, in chats: carol asks bob; bob asks alice about it; alice answers bob.
+    carol.send({ id: 'ask', to: ['bob'], kind: 'chat', payload: { text: 'can you?' } });
+    await bob.next((f) => f.id === 'ask');
+    bob.send({ id: 'relay', to: ['alice'], correlation_id: ['ask'], kind: 'chat', payload: { text: 'may I?' } });
+    alice.send({ id: 'unrelated', to: ['bob'], kind: 'chat', payload: { text: 'lunch?' } });
+    alice.send({ id: 'answer', to: ['bob'], correlation_id: ['relay'], kind: 'chat', payload: { text: 'yes' } });
+    await bob.next((f) => f.id === 'answer');
+    const seen = async () => (await carol.next((f) => f.kind === 'chat' && f.from !== 'carol')).id;
+    expect([await seen(), await seen()]).toEqual(['relay', 'answer']);
+    expect(carol.received.some((f) => f.id === 'unrelated')).toBe(false);
+  });
+
   it('keeps targeted gateway envelopes private: errors go to the offender alone', async () => {
     alice.send('nope');
     await alice.kind('system/error');

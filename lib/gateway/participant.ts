@@ -77,9 +77,18 @@ export class Participant {
     return this.links[0]?.connectedAt;
   }
 
-  /** Delivers a routed message to each of its connections that receives it. */
-  deliver(message: OutboundMessage, envelope: { from: string; to?: readonly string[] }): void {
-    for (const link of this.links) if (this.receives(envelope, link.routing)) link.connection.deliver(message);
+  /** Whether any of its connections is in directed mode: the space then follows its conversations (`Space.route`). */
+  get hasDirectedLink(): boolean {
+    for (const link of this.links) if (link.routing === 'directed') return true;
+    return false;
+  }
+
+  /**
+   * Delivers a routed message to each of its connections that receives it; `inConversation`: the message answers
+   * something this participant sent (directly or down a chain of correlations), which directed connections receive too.
+   */
+  deliver(message: OutboundMessage, envelope: { from: string; to?: readonly string[] }, inConversation = false): void {
+    for (const link of this.links) if (inConversation || this.receives(envelope, link.routing)) link.connection.deliver(message);
   }
 
   /** The pause in force at `now`, dropping one whose timeout has lapsed. */

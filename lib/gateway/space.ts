@@ -71,6 +71,13 @@ export interface HistoryPage {
  * One space: its participants, who is connected, open streams, run-time state and the numbered ring of recent
  * envelopes. Spaces share nothing, which is what keeps capabilities, history and presence from leaking.
  */
+/**
+ * Envelopes of directed participants' conversations remembered (`Space.conversations`): far more than the requests,
+ * proposals and answers under way at once, and a proposal waiting for approval for hours stays among them unless
+ * this many newer conversation envelopes came since.
+ */
+const DIRECTED_CONVERSATIONS_KEPT = 100_000;
+
 export class Space {
   readonly participants = new Map<string, Participant>();
   readonly tokens = new TokenIndex();
@@ -97,6 +104,12 @@ export class Space {
   private readonly retainedById = new Map<string, OutboundMessage>();
   /** Envelopes routed this turn that observers have not been told of yet (they are told once these are durable). */
   private unobserved: Envelope[] = [];
+  /**
+   * Envelope id → the participant with a directed connection whose conversation it belongs to: what it sent, and
+   * everything correlated to those, transitively (a proposal, its fulfilment, the tool's answer, a reject's
+   * explanation). Its directed connections receive these though they are addressed to others.
+   */
+  private readonly conversations = new BoundedMap<string, Participant>(DIRECTED_CONVERSATIONS_KEPT);
   /** The number of the newest envelope. */
   private seq = 0;
   /** Connected participants as an array, rebuilt on join/leave, so fan-out is a plain loop. */
@@ -383,9 +396,28 @@ export class Space {
   /** Routes an accepted envelope: to everyone connected (sender included), minus directed-mode bystanders. */
   route(envelope: Envelope): OutboundMessage {
     const message = this.record(envelope);
-    for (const p of this.online) p.deliver(message, envelope);
+    const owner = this.conversationOf(envelope);
+    for (const p of this.online) p.deliver(message, envelope, p === owner);
     if (this.observers.length > 0 && this.unobserved.push(envelope) === 1) this.services.history.whenDurable(this.tellObservers);
     return message;
+  }
+
+  /**
+   * The directed participant whose conversation `envelope` continues (it answers something in it), else its sender
+   * when that one has a directed connection; remembered for what answers it in turn.
+   */
+  private conversationOf(envelope: Envelope): Participant | undefined {
+    let owner: Participant | undefined;
+    const ids = envelope.correlation_id;
+    if (ids && this.conversations.size > 0) {
+      for (const id of ids) if ((owner = this.conversations.get(id))) break;
+    }
+    if (!owner) {
+      const sender = this.participants.get(envelope.from);
+      if (sender?.hasDirectedLink) owner = sender;
+    }
+    if (owner) this.conversations.set(envelope.id, owner);
+    return owner;
   }
 
   /** The envelope `participantId` sent with this id, while the space retains it: a second send of it is a resend. */

@@ -4,6 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, McpError as JsonRpcError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRisk } from '../protocol';
 import { MEWParticipant } from '../sdk/mew-participant';
+import { withQuery } from '../sdk/transport';
 import { CapabilityDeniedError, GatewayRefusalError, McpError, ProposalRejectedError, RequestCancelledError, RequestTimeoutError } from '../sdk/sdk-errors';
 import type { DiscoveredTool } from '../sdk/tool-discovery';
 import { ASK_HUMAN_TOOL, askHuman, askHumanTool, mayAsk } from './ask-human-tool';
@@ -64,7 +65,14 @@ export class McpSpaceSession {
   lastUsed = Date.now();
 
   constructor(private readonly options: McpSessionOptions) {
-    this.participant = new MEWParticipant({ gateway: options.gatewayUrl, space: options.space, token: options.token, autoDiscovery: true });
+    // Directed: the session receives what is addressed to it and what answers what it sent, not the whole space's
+    // traffic (hundreds of sessions must not each parse every envelope of a busy space).
+    this.participant = new MEWParticipant({
+      gateway: withQuery(options.gatewayUrl, 'routing', 'directed'),
+      space: options.space,
+      token: options.token,
+      autoDiscovery: true,
+    });
     this.server = new Server(
       { name: `mew-space-${options.space}`, version: '0.4.0' },
       {
