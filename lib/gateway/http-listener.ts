@@ -4,11 +4,16 @@ import { answerClientError, sendError } from './http-util';
 
 /** The WebSocket path of the gateway. Nothing else (no page, no rewrite) may use it. */
 export const GATEWAY_WS_PATH = '/ws';
+/**
+ * Upgrades the gateway takes: `/ws`, and `/`, where the reference implementation's clients dial
+ * (`ws://host:port`, no path). Next answers no upgrade on `/` (its dev HMR is on `/_next/…`).
+ */
+const GATEWAY_UPGRADE_PATHS: ReadonlySet<string> = new Set([GATEWAY_WS_PATH, '/']);
 
 export interface HttpListenerOptions {
   /** Answers a request; false hands it to `fallback`. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> | boolean;
-  /** Takes an upgrade on `GATEWAY_WS_PATH`. */
+  /** Takes an upgrade on `GATEWAY_WS_PATH` (or `/`). */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Requests nobody else answers (the Next app). Default: a JSON 404. */
   fallback?: (req: IncomingMessage, res: ServerResponse) => void;
@@ -48,7 +53,7 @@ export class HttpListener {
     this.server.on('clientError', answerClientError);
     this.server.on('upgrade', (req, socket, head) => {
       const { pathname } = new URL(req.url ?? '/', 'http://localhost');
-      if (pathname === GATEWAY_WS_PATH) options.upgrade(req, socket, head);
+      if (GATEWAY_UPGRADE_PATHS.has(pathname)) options.upgrade(req, socket, head);
       else if (!options.leaveOtherUpgrades) socket.destroy();
     });
   }

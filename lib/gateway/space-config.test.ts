@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IMPLICIT_SUPERVISOR_ID, loadSpaceConfig, parseSpaceConfig, SpaceConfigError, SUPERVISOR_CAPABILITIES } from './space-config';
+import { configBaseDir, IMPLICIT_SUPERVISOR_ID, loadSpaceConfig, parseSpaceConfig, SpaceConfigError, SUPERVISOR_CAPABILITIES } from './space-config';
 
 const dir = mkdtempSync(join(tmpdir(), 'mew-config-'));
 function file(name: string, text: string): string {
@@ -121,5 +121,24 @@ limits: {max_frame_bytes: 2048}
   it('reports unreadable files and YAML syntax errors with the file name', () => {
     expect(() => loadSpaceConfig(join(dir, 'missing.yaml'))).toThrow(/missing\.yaml: \(root\): cannot read/);
     expect(() => loadSpaceConfig(file('bad.yaml', 'space: [unclosed'))).toThrow(/bad\.yaml: \(root\): not valid YAML/);
+  });
+});
+
+describe("the reference implementation's configs", () => {
+  it('load with its space keys: default_participant signs in, ui_theme and per-participant UI fields are noted as ignored', () => {
+    const config = parseSpaceConfig({
+      space: { id: 'ref', name: 'ref', description: 'rendered by mew init', default_participant: 'human', ui_theme: 'dark' },
+      participants: { human: { default_to: { chat: ['mew'] }, capabilities: [{ kind: '*' }] }, mew: { type: 'local', capabilities: [{ kind: 'chat' }] } },
+    });
+    expect(config.signInAs).toBe('human');
+    expect(config.ignored).toEqual(['space.ui_theme', 'participants.human.default_to', 'participants.mew.type']);
+    expect(() => parseSpaceConfig({ space: { id: 'ref', default_participant: 'nobody' }, participants: { a: null } })).toThrow(
+      /space\.default_participant: "nobody" is not a participant/,
+    );
+  });
+
+  it('resolves relative paths from the project folder for a config in .mew/ (its layout), else from the file’s folder', () => {
+    expect(configBaseDir('/srv/project/.mew/space.yaml')).toBe('/srv/project');
+    expect(configBaseDir('/srv/project/spaces/space.yaml')).toBe('/srv/project/spaces');
   });
 });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, extname, resolve as resolvePath } from 'node:path';
+import { basename, dirname, extname, resolve as resolvePath } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../capabilities';
@@ -36,6 +36,10 @@ function spaceConfigSchema(sections: readonly ConfigSection[]) {
       id: z.string().regex(PARTICIPANT_ID_PATTERN, 'space id: letters, digits, . _ : @ - (1-64 characters)'),
       name: z.string().optional(),
       description: z.string().optional(),
+      /** The reference implementation's human participant: whose sign-in URL is printed, unless `dashboard` names one. */
+      default_participant: z.string().optional(),
+      /** The reference's terminal theme: no effect here. */
+      ui_theme: z.unknown().optional(),
     }),
     participants: z.record(z.string(), participantSchema.nullable()),
     defaults: z.strictObject({ capabilities: z.array(capabilityInput).optional() }).optional(),
@@ -84,6 +88,8 @@ export interface SpaceConfig {
   timeouts?: TimeoutPolicy;
   /** Where it was loaded from, for messages; undefined when built in code. */
   source?: string;
+  /** Fields of the reference implementation's configs it accepted that have no effect here (printed at start). */
+  ignored?: string[];
 }
 
 /** A config that cannot be used; the message names the file, the path inside it and what is wrong. */
@@ -122,7 +128,17 @@ export function loadSpaceConfig(file: string, reading: ConfigReading = {}): Spac
   } catch (e) {
     throw new SpaceConfigError(file, [], `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
   }
-  return parseSpaceConfig(raw, file, { baseDir: dirname(resolvePath(file)), ...reading });
+  return parseSpaceConfig(raw, file, { baseDir: configBaseDir(file), ...reading });
+}
+
+/**
+ * Where a config file's relative paths (`cwd`, observers' logs) start: its folder, or, for a config in a `.mew/`
+ * folder (the reference implementation's layout, `.mew/space.yaml`), the project folder holding it, as the reference
+ * resolves them.
+ */
+export function configBaseDir(file: string): string {
+  const folder = dirname(resolvePath(file));
+  return basename(folder) === '.mew' ? dirname(folder) : folder;
 }
 
 /** Validates an already parsed config object. */
@@ -164,17 +180,31 @@ export function parseSpaceConfig(raw: unknown, source = '(inline config)', readi
   if (cfg.dashboard && !participants.some((p) => p.id === cfg.dashboard!.sign_in_as)) {
     throw new SpaceConfigError(source, ['dashboard', 'sign_in_as'], `"${cfg.dashboard.sign_in_as}" is not a participant of this space`);
   }
+  const defaultParticipant = cfg.space.default_participant;
+  if (defaultParticipant !== undefined && !participants.some((p) => p.id === defaultParticipant)) {
+    throw new SpaceConfigError(source, ['space', 'default_participant'], `"${defaultParticipant}" is not a participant of this space`);
+  }
   return {
     id: cfg.space.id,
     name: cfg.space.name ?? cfg.space.id,
     participants,
     limits: parseLimits(cfg.limits ?? {}, source),
     adminTokens: cfg.admin?.tokens,
-    signInAs: cfg.dashboard?.sign_in_as,
+    signInAs: cfg.dashboard?.sign_in_as ?? defaultParticipant,
+    ...(ignoredFields(cfg).length > 0 && { ignored: ignoredFields(cfg) }),
     supervisor: supervisor?.id,
     timeouts: cfg.automation?.timeouts,
     source,
   };
+}
+
+/** The reference implementation's fields this config has that do nothing here. */
+function ignoredFields(cfg: ParsedConfig): string[] {
+  const ignored = cfg.space.ui_theme === undefined ? [] : ['space.ui_theme'];
+  for (const [id, p] of Object.entries(cfg.participants)) {
+    for (const field of ['type', 'ui_theme', 'default_to'] as const) if (p?.[field] !== undefined) ignored.push(`participants.${id}.${field}`);
+  }
+  return ignored;
 }
 
 /** The id of the rule supervisor the gateway adds to a space whose config names none (`automation.supervisor`). */
