@@ -17,6 +17,7 @@ const ISOMORPHIC_FOLDERS: Record<string, string> = {
   'lib/sdk': 'the SDK is isomorphic: the control room is a MEWParticipant',
   'lib/store': 'zustand stores fed by the browser participant',
   'lib/collections': 'plain data structures (used by the SDK)',
+  'lib/secrets': 'secret masking: the control room masks its log as the server masks what leaves it',
 };
 
 /**

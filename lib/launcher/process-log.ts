@@ -1,3 +1,4 @@
+import { maskText } from '../secrets/secret-masking';
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RingBuffer } from '../collections/ring-buffer';
@@ -57,10 +58,11 @@ export class ProcessLog {
     this.size += Buffer.byteLength(text);
   }
 
+  /** The tokens it was given, then every secret of a known shape (a key an agent printed, a header it logged). */
   private redact(line: string): string {
     let out = line;
     for (const secret of this.secrets) if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join(REDACTED);
-    return out;
+    return maskText(out);
   }
 
   private rotate(): void {

@@ -1,3 +1,4 @@
+import { maskValue } from '../secrets/secret-masking';
 import type { Proposal } from '../sdk/model/proposals-slice';
 import type { ProposalEvent } from './proposal-watch';
 
@@ -19,7 +20,9 @@ export function proposalTitle(proposal: Proposal): string {
 /** `path: "notes/a.md", content: "Meeting…"`: each argument shortened, the whole cut to ARGUMENT_SUMMARY_CHARS. */
 export function argumentSummary(args: unknown): string {
   if (args === undefined) return 'no arguments';
-  const entries = args !== null && typeof args === 'object' && !Array.isArray(args) ? Object.entries(args) : [['arguments', args] as const];
+  // Masked before shortening: a cut secret would no longer be recognised.
+  const masked = maskValue(args);
+  const entries = masked !== null && typeof masked === 'object' && !Array.isArray(masked) ? Object.entries(masked) : [['arguments', masked] as const];
   const text = entries.map(([key, value]) => `${key}: ${shorten(JSON.stringify(value) ?? 'null', ARGUMENT_VALUE_CHARS)}`).join(', ');
   return shorten(text, ARGUMENT_SUMMARY_CHARS);
 }

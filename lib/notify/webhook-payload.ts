@@ -1,3 +1,4 @@
+import { maskValue } from '../secrets/secret-masking';
 import type { WebhookFormat } from '../protocol';
 import { riskLabel } from './confirm-first';
 import { argumentSummary, outcomeLine, proposalTitle } from './proposal-summary';
@@ -42,7 +43,7 @@ export function proposalWebhookBody(space: string, event: ProposalEvent, url: st
       targets: proposal.targets,
       method: proposal.method,
       tool: proposal.toolName ?? null,
-      arguments: proposal.arguments ?? null,
+      arguments: maskValue(proposal.arguments ?? null),
       risk: event.risk ?? null,
     },
     at: new Date(event.at).toISOString(),

@@ -1,3 +1,4 @@
+import { maskValue } from '../../secrets/secret-masking';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -240,7 +241,8 @@ export class AuditLog {
       actor: event.actor,
       subject: event.subject,
       envelope_id: event.envelope_id,
-      details: event.details,
+      // Masked as it is written: the hash chain covers what is stored, and no whole secret is (exports, the API).
+      details: maskValue(event.details),
     });
     this.schedule();
   }
