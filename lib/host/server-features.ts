@@ -4,6 +4,7 @@ import { mcpEndpointFeature } from '../mcp-server/mcp-endpoint-feature';
 import type { NotifyOptions } from '../notify/notifications';
 import { notificationsFeature } from '../notify/notifications-feature';
 import { rulesFeature } from '../rules/rules-feature';
+import { toolPinsFeature } from '../tool-pins/tool-pins-feature';
 import type { SpaceFeature } from './space-feature';
 
 export interface ServerFeatureOptions {
@@ -17,5 +18,5 @@ export interface ServerFeatureOptions {
  * a cluster owner both hand to `SpaceHost.start`.
  */
 export function serverFeatures(options: ServerFeatureOptions = {}): SpaceFeature[] {
-  return [rulesFeature(), budgetsFeature(), notificationsFeature(options.notify), launcherFeature(options.launch), mcpEndpointFeature()];
+  return [toolPinsFeature(), rulesFeature(), budgetsFeature(), notificationsFeature(options.notify), launcherFeature(options.launch), mcpEndpointFeature()];
 }

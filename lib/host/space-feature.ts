@@ -28,6 +28,8 @@ export interface SpaceHostContext {
   readonly httpUrl: string;
   /** One line for the server's console. */
   log(line: string): void;
+  /** A feature registered before this one, as it runs for this space (a feature may build on earlier ones). */
+  feature<T extends RunningFeature = RunningFeature>(name: string): T | undefined;
 }
 
 /**

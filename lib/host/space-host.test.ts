@@ -16,7 +16,7 @@ const CONFIG = spaceConfig('crew', {
 });
 
 /** Every feature route of a space, as a request a member may make. */
-const ROUTES = ['rules', 'budgets', 'processes', 'webhooks', 'push/subscriptions', 'audit', 'nothing-here', '/mcp/crew'];
+const ROUTES = ['tools', 'rules', 'budgets', 'processes', 'webhooks', 'push/subscriptions', 'audit', 'nothing-here', '/mcp/crew'];
 
 let redis: TestRedis;
 let single: TestGateway;
@@ -59,10 +59,10 @@ describe('one host for a space', () => {
     const [one, owner] = await Promise.all([shape(a), shape(b)]);
     expect(one).toEqual(owner);
     expect(one).toEqual({
-      features: ['rules', 'budgets', 'notifications', 'processes', 'mcp'],
+      features: ['tool-pins', 'rules', 'budgets', 'notifications', 'processes', 'mcp'],
       // push/subscriptions: a POST without a body is refused (400), which a missing route would not be; /mcp: a GET
       // without a session is refused (400) too.
-      routes: [200, 200, 200, 200, 400, 200, 404, 400],
+      routes: [200, 200, 200, 200, 200, 400, 200, 404, 400],
       participants: ['agent', 'lead', 'rules', 'tools'],
       supervisor: 'rules',
     });

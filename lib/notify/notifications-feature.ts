@@ -1,4 +1,5 @@
 import type { RunningFeature, SpaceFeature } from '../host/space-feature';
+import type { RunningToolPins } from '../tool-pins/tool-pins-feature';
 import { Notifications, type NotifyOptions } from './notifications';
 import { NOTIFY_TABLES } from './notify-schema';
 import { loadServerSecrets } from './server-secrets';
@@ -26,6 +27,7 @@ export function notificationsFeature(options: NotifyOptions = {}): SpaceFeature 
           replicate: storage.replicate,
           mayAnnounce: storage.speaksForSpace,
           listeningUrl: context.httpUrl,
+          toolChanged: (participant, tool) => context.feature<RunningToolPins>('tool-pins')?.changed(participant, tool) === true,
         },
         options,
       );

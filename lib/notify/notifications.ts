@@ -45,6 +45,8 @@ export interface NotificationsDeps {
   mayAnnounce?: () => Promise<boolean>;
   /** This server's own HTTP origin, for links when no public URL is set. */
   listeningUrl: string;
+  /** Whether a participant's tool was redefined since it was pinned: its calls are confirmed on the page only. */
+  toolChanged?: (participant: string, tool: string) => boolean;
 }
 
 /**
@@ -81,6 +83,7 @@ export class Notifications {
       baseUrl,
       stop: this.stopping.signal,
       mayAnnounce: deps.mayAnnounce,
+      toolChanged: deps.toolChanged,
       log: (line) => console.error(`[notify ${space.id}] ${line}`),
     });
     this.routes = [

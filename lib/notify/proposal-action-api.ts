@@ -5,7 +5,6 @@ import type { HttpRoute } from '../gateway/http-api';
 import { decodePathSegment, sendJson } from '../gateway/http-util';
 import type { Space } from '../gateway/space';
 import type { ActionClaims, ActionTokens, ProposalAction } from './action-token';
-import { confirmFirst } from './confirm-first';
 import { decisionEnvelope } from './proposal-decision';
 import { proposedCall } from './proposal-summary';
 import { allowMethods, spaceOfPath } from './route-helpers';
@@ -45,7 +44,7 @@ export function createProposalActionRoute(
     if (proposal.state !== 'pending') throw new GatewayError('proposal_not_pending', `the proposal is already ${proposal.state}`, { state: proposal.state });
     if (notifier.watch.contentHash(proposalId) !== claims.hash)
       throw new GatewayError('proposal_changed', 'the proposal is not the one this link was sent for');
-    if (action === 'approve' && confirmFirst(notifier.watch.risk(proposal))) {
+    if (action === 'approve' && notifier.mustConfirm(proposal, notifier.watch.risk(proposal))) {
       throw new GatewayError('confirmation_required', `${proposedCall(proposal)} must be confirmed in the control room: open the proposal there`);
     }
     const participant = space.state.kicked.includes(claims.participant) ? undefined : space.participants.get(claims.participant);

@@ -3,7 +3,6 @@ import type { CompiledCapabilities } from '../capabilities';
 import type { Proposal } from '../sdk/model/proposals-slice';
 import type { ToolSecurity } from '../sdk/model/tools-slice';
 import type { ProposalAction } from './action-token';
-import { confirmFirst } from './confirm-first';
 
 /** The reject reason of a notification's Reject (spec §3.3.3). */
 export const NOTIFICATION_REJECT_REASON = 'disagree';
@@ -28,16 +27,12 @@ export function decisionEnvelope(proposal: Proposal, action: ProposalAction) {
 
 /**
  * The actions a participant may take on a proposal from a notification: those its capabilities allow, minus
- * Approve for a tool that must be confirmed on the page. Its own proposals are not its to decide.
+ * Approve for a call that must be confirmed on the page (`confirm`). Its own proposals are not its to decide.
  */
-export function notificationActions(
-  participant: { id: string; compiled: CompiledCapabilities },
-  proposal: Proposal,
-  risk: ToolSecurity | undefined,
-): ProposalAction[] {
+export function notificationActions(participant: { id: string; compiled: CompiledCapabilities }, proposal: Proposal, confirm: boolean): ProposalAction[] {
   if (participant.id === proposal.proposer) return [];
   return (['approve', 'reject'] as const).filter(
-    (action) => participant.compiled.matches(decisionEnvelope(proposal, action)) && (action === 'reject' || !confirmFirst(risk)),
+    (action) => participant.compiled.matches(decisionEnvelope(proposal, action)) && (action === 'reject' || !confirm),
   );
 }
 

@@ -1,5 +1,5 @@
 import type { ProposalAction } from './action-token';
-import { confirmFirst, riskLabel } from './confirm-first';
+import { riskLabel } from './confirm-first';
 import { argumentSummary, outcomeLine, proposalTitle, proposedCall } from './proposal-summary';
 import type { ProposalEvent } from './proposal-watch';
 
@@ -28,12 +28,12 @@ const ACTION_TITLES: Record<ProposalAction, string> = { approve: 'Approve', reje
 
 /**
  * A new proposal, for one participant: `tokens` holds a signed link per action it may take from the notification
- * (no Approve for a tool that must be confirmed first: the notification opens the page instead).
+ * (no Approve for a call that must be confirmed first, `confirm`: the notification opens the page instead).
  */
-export function pendingPush(space: string, event: ProposalEvent, tokens: Partial<Record<ProposalAction, string>>): PushMessage {
+export function pendingPush(space: string, event: ProposalEvent, tokens: Partial<Record<ProposalAction, string>>, confirm: boolean): PushMessage {
   const { proposal, risk } = event;
   const offered = (['approve', 'reject'] as const).filter((action) => tokens[action] !== undefined);
-  const review = confirmFirst(risk) ? ' · open to review' : '';
+  const review = confirm ? ' · open to review' : '';
   return {
     title: proposalTitle(proposal),
     body: `${space} · ${riskLabel(risk)} · ${argumentSummary(proposal.arguments)}${review}`,

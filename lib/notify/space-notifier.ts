@@ -1,8 +1,10 @@
 import { BoundedMap } from '../collections/bounded-map';
 import type { Participant } from '../gateway/participant';
 import type { Space } from '../gateway/space';
-import { isDangerousRisk, type Envelope } from '../protocol';
+import { isDangerousRisk, type Envelope, type ToolSecurity } from '../protocol';
+import type { Proposal } from '../sdk/model/proposals-slice';
 import type { ActionTokens, ProposalAction } from './action-token';
+import { confirmFirst } from './confirm-first';
 import { DropCounter } from './drop-counter';
 import type { KeyedQueue } from './keyed-queue';
 import { mayDecide, notificationActions } from './proposal-decision';
@@ -33,6 +35,8 @@ export interface SpaceNotifierDeps {
   stop: AbortSignal;
   /** Asked once per sync before its sends go (cluster mode: whether this owner's fence still holds); they go on true. */
   mayAnnounce?: () => Promise<boolean>;
+  /** Whether a participant's tool was redefined since it was pinned: its calls are confirmed on the page only. */
+  toolChanged?: (participant: string, tool: string) => boolean;
   log: (line: string) => void;
 }
 
@@ -95,9 +99,21 @@ export class SpaceNotifier {
     for (const subscription of this.deps.subscriptions.all(this.space.id)) {
       const participant = this.decider(subscription.participant);
       if (!participant || !mayDecide(participant, proposal)) continue;
-      const message = event.type === 'pending' ? pendingPush(this.space.id, event, this.tokensFor(participant, event)) : decidedPush(this.space.id, event);
+      const message =
+        event.type === 'pending'
+          ? pendingPush(this.space.id, event, this.tokensFor(participant, event), this.mustConfirm(event.proposal, event.risk))
+          : decidedPush(this.space.id, event);
       this.enqueue(`push:${subscription.endpoint}`, () => this.send(subscription, message, urgency));
     }
+  }
+
+  /**
+   * Whether approving must happen in the control room, not from a notification: a dangerous or confirm-first tool
+   * (or one of undeclared risk), or one whose definition changed since it was pinned.
+   */
+  mustConfirm(proposal: Proposal, risk: ToolSecurity | undefined): boolean {
+    if (confirmFirst(risk)) return true;
+    return proposal.target !== undefined && proposal.toolName !== undefined && this.deps.toolChanged?.(proposal.target, proposal.toolName) === true;
   }
 
   /** A participant of the space who may still act (not kicked). */
@@ -111,7 +127,10 @@ export class SpaceNotifier {
     if (hash === undefined) return {};
     const claims = { space: this.space.id, proposal: proposal.id, participant: participant.id, hash };
     return Object.fromEntries(
-      notificationActions(participant, proposal, event.risk).map((action) => [action, this.deps.tokens.issue({ ...claims, action }, this.deps.now())]),
+      notificationActions(participant, proposal, this.mustConfirm(proposal, event.risk)).map((action) => [
+        action,
+        this.deps.tokens.issue({ ...claims, action }, this.deps.now()),
+      ]),
     );
   }
 

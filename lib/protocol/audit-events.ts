@@ -44,6 +44,8 @@ import { GATEWAY_ID } from './kinds';
  * | `BUDGET_EXCEEDED`      | –        | a status reaches 100 %: the gateway pauses it (envelope_id = the pause) | gateway | participant | `{ budget_tokens?, budget_usd?, spent_tokens, spent_usd?, ratio }` |
  * | `WEBHOOK_ADDED`        | –        | an operator adds a webhook (webhooks API)          | operator / `admin` | –                | `{ webhook_id, url (masked), format }`      |
  * | `WEBHOOK_REMOVED`      | –        | an operator removes one                            | operator / `admin` | –                | `{ webhook_id, url (masked), format }`      |
+ * | `TOOL_DEFINITION_CHANGED` | –     | a `tools/list` answer defines a pinned tool differently | gateway      | participant      | `{ tool, pinned_hash, hash }`               |
+ * | `TOOL_DEFINITION_ACCEPTED` | –    | an operator pins a changed tool's current definition | operator / `admin` | participant   | `{ tool, previous_hash, hash }`             |
  * | `AUDIT_EVENTS_DROPPED` | –        | the audit queue overflowed (written by the log itself) | gateway        | –                | `{ count, reason }`                         |
  *
  * (¹) `ACCESS_DENIED` is MGP's error name for the same situation (§14.3, code 1001). `TOOL_BLOCKED` is kept for
@@ -90,6 +92,12 @@ export const AUDIT_EVENT_TYPES = {
   BUDGET_EXCEEDED: { mgp: false, description: 'A participant spent its whole budget: the gateway paused it and asked it to compact.' },
   WEBHOOK_ADDED: { mgp: false, description: 'An operator added a webhook that receives the space\u2019s proposals.' },
   WEBHOOK_REMOVED: { mgp: false, description: 'An operator removed a webhook.' },
+  TOOL_DEFINITION_CHANGED: {
+    mgp: false,
+    description:
+      'A tool answered with another definition than the one pinned (description, schema, annotations or risk): no rule approves it until an operator accepts.',
+  },
+  TOOL_DEFINITION_ACCEPTED: { mgp: false, description: 'An operator accepted a changed tool definition: it is pinned now.' },
   AUDIT_EVENTS_DROPPED: { mgp: false, description: 'Audit events were lost because the audit queue overflowed.' },
 } as const satisfies Record<string, { mgp: boolean; description: string }>;
 

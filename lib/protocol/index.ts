@@ -26,3 +26,4 @@ export * from './audit-events';
 export * from './process-reports';
 export * from './webhooks';
 export * from './budgets';
+export * from './tool-pins';

@@ -20,6 +20,8 @@ export interface RuleSupervisorOptions extends Omit<MEWParticipantOptions, 'auto
   onRuleEvent?(rule: ApprovalRule, event: RuleEventType, proposal: Proposal): void;
   /** A participant left the space: the rules bound to its session end. */
   onParticipantLeft?(participant: string): void;
+  /** Whether a participant's tool was redefined since it was pinned: no rule approves a call of it (lib/tool-pins). */
+  toolChanged?(participant: string, tool: string): boolean;
   log?(line: string): void;
 }
 
@@ -107,7 +109,13 @@ export class RuleSupervisor {
     const outcome = engine.size === 0 ? { decision: 'none' as const, shadow: [] } : engine.decide(facts, Date.now(), riskForRules(proposal.toolName, risk));
     const { rule } = outcome;
     const decision = outcome.decision === 'approve' || outcome.decision === 'reject' ? outcome.decision : undefined;
-    const decided = rule !== undefined && decision !== undefined && this.participant.proposals.get(proposal.id)?.state === 'pending';
+    // A tool redefined since it was trusted (a "rug pull") is a human's call, whatever the rules say.
+    const redefined = decision === 'approve' && this.redefined(proposal);
+    if (redefined && rule)
+      this.options.log?.(
+        `${describeRule(rule)} would approve ${proposal.id}, but ${proposal.target}'s ${proposal.toolName} changed since it was pinned: left to a human`,
+      );
+    const decided = !redefined && rule !== undefined && decision !== undefined && this.participant.proposals.get(proposal.id)?.state === 'pending';
     // The decision goes out first; what the rules did is recorded after it, off its path.
     const sent = decided ? this.send(proposal, rule, decision) : undefined;
     this.options.onDecision?.(proposal, outcome);
@@ -124,6 +132,11 @@ export class RuleSupervisor {
     } catch (error) {
       this.options.log?.(`${describeRule(rule)} could not ${decision} ${proposal.id}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  private redefined(proposal: Proposal): boolean {
+    const { target, toolName } = proposal;
+    return target !== undefined && toolName !== undefined && this.options.toolChanged?.(target, toolName) === true;
   }
 
   /** Approves (fulfils) or rejects a proposal in a rule's name; resolves when the gateway took it (a fulfilment: its result). */

@@ -1,4 +1,5 @@
 import type { RunningFeature, SpaceFeature } from '../host/space-feature';
+import type { RunningToolPins } from '../tool-pins/tool-pins-feature';
 import { RULE_TABLES, RuleRecords } from './rule-records';
 import { createRulesRoute } from './rules-api';
 import { superviseSpace, type SpaceSupervision } from './space-supervision';
@@ -29,6 +30,7 @@ export function rulesFeature(): SpaceFeature {
         records,
         audit: context.audit,
         present: (participant) => space.participants.get(participant)?.online === true,
+        toolChanged: (participant, tool) => context.feature<RunningToolPins>('tool-pins')?.changed(participant, tool) === true,
         log: (line) => context.log(`[${config.id}/${space.supervisor}] ${line}`),
       });
       if (supervision) context.log(`  ${config.id}/${supervision.participant}: applies the space's approval rules`);

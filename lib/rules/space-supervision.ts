@@ -16,6 +16,8 @@ export interface SpaceSupervisionOptions {
   audit: AuditSink;
   /** Who is present now: rules bound to the session of anyone else (`for_session_of`) end at start. */
   present: (participant: string) => boolean;
+  /** Whether a participant's tool was redefined since it was pinned: no rule approves it. */
+  toolChanged?: (participant: string, tool: string) => boolean;
   log: (line: string) => void;
 }
 
@@ -81,6 +83,7 @@ export function superviseSpace(options: SpaceSupervisionOptions): SpaceSupervisi
       timeouts: config.timeouts,
       onRuleEvent: (rule, event, proposal) => records.recordEvent(rule, event, proposal.id),
       onParticipantLeft: (participant) => endSessions(participant),
+      toolChanged: options.toolChanged,
       log: options.log,
     });
     supervisor = started;
