@@ -18,3 +18,19 @@ export const MGP_ERROR_CODES = {
   serverNotReady: 2000,
   serverRestarting: 2002,
 } as const;
+
+/** How long a server that reported a transport error has to answer a `ping` before its session counts as lost. */
+export const PROBE_TIMEOUT_MS = 5_000;
+
+/**
+ * How often an idle remote server is pinged (MCP: implementations SHOULD ping to detect connection health): one that
+ * went away behind a proxy drops no connection, so only asking tells. A stdio server's exit says it went.
+ */
+export const REMOTE_PING_INTERVAL_MS = 30_000;
+
+/**
+ * The transports a remote MCP server may be reached by: Streamable HTTP (MCP 2025-03-26 and later), and the legacy
+ * HTTP+SSE transport (MCP 2024-11-05). Without a choice the bridge tries them in this order.
+ */
+export const REMOTE_TRANSPORTS = ['streamable-http', 'sse'] as const;
+export type RemoteTransportName = (typeof REMOTE_TRANSPORTS)[number];

@@ -4,16 +4,12 @@ import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol
 /**
  * The MCP SDK's `Transport` over a supervised child's stdio: newline-delimited JSON-RPC (MCP's stdio transport),
  * written with `writeLine` and read line by line from the supervisor's output. One instance per child: a restarted
- * server gets a new transport and a new client session. It also keeps the raw `initialize` result, because the
- * SDK's parsed copy drops fields MCP does not define, such as MGP's `capabilities.mgp`.
+ * server gets a new transport and a new client session.
  */
 export class ChildLineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  /** The server's `initialize` result as it sent it. */
-  initializeResult?: Record<string, unknown>;
-  private initializeId?: string | number;
   private open = true;
 
   constructor(
@@ -25,7 +21,6 @@ export class ChildLineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (!this.open || !this.writeLine(JSON.stringify(message))) throw new Error('the MCP server is not running');
-    if ('method' in message && message.method === 'initialize' && 'id' in message) this.initializeId = message.id;
   }
 
   async close(): Promise<void> {
@@ -40,9 +35,6 @@ export class ChildLineTransport implements Transport {
       message = JSONRPCMessageSchema.parse(JSON.parse(line));
     } catch {
       return this.log(`stdout (not JSON-RPC): ${line.slice(0, 200)}`);
-    }
-    if (this.initializeId !== undefined && 'id' in message && message.id === this.initializeId && 'result' in message) {
-      this.initializeResult = message.result;
     }
     this.onmessage?.(message);
   }

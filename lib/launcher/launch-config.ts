@@ -1,11 +1,11 @@
 import { resolve as resolvePath } from 'node:path';
 import { z } from 'zod';
-import { bridgeProcess } from '../bridge/bridge-process';
+import { bridgeProcess, type BridgeEntry } from '../bridge/bridge-process';
 import { sectionOf, type ConfigSection, type ParticipantPlace } from '../gateway/config-section';
 import { SpaceConfigError } from '../gateway/space-config';
 import { agentProcess } from './agent-process';
 import { expand, missingVariables } from './env-template';
-import { launchFieldsSchema, type AgentEntry, type LaunchSpec } from './launch-spec';
+import { launchFieldsSchema, type AgentEntry, type BridgeServer, type LaunchSpec } from './launch-spec';
 import { RUNNER_EXIT_POLICY } from './runner-convention';
 
 const launchSectionFields = {
@@ -56,21 +56,29 @@ export function launchedOf(participant: { sections?: Readonly<Record<string, unk
 
 /**
  * A participant's process as the server will start it: its `command`, the MCP bridge running its `bridge`'s MCP
- * server, or a MEWAgent with its `agent` settings. A `${NAME}` nobody can fill is a config error now, named where it
- * was written.
+ * server (a command, or a remote server's url), or a MEWAgent with its `agent` settings. A `${NAME}` nobody can fill
+ * is a config error now, named where it was written.
  */
 function launchSpec(p: LaunchFields, { id, source, env, baseDir }: ParticipantPlace): LaunchSpec {
-  const [bridgeKey, bridge] = p.bridge ? (['bridge', p.bridge] as const) : p.mcp_server ? (['mcp_server', p.mcp_server] as const) : [];
+  const [bridgeKey, bridgeServer] = p.bridge ? (['bridge', p.bridge] as const) : p.mcp_server ? (['mcp_server', p.mcp_server] as const) : [];
+  const bridge = bridgeServer && bridgeEntry(bridgeServer);
   type Template = [(string | number)[], string];
-  const commandTemplates = (at: string[], fields: { command: string; args?: string[]; env?: Record<string, string> }): Template[] => [
+  const commandTemplates = (at: string[], fields: { command: string; args?: readonly string[]; env?: Record<string, string> }): Template[] => [
     [[...at, 'command'], fields.command],
     ...(fields.args ?? []).map((arg, i): Template => [[...at, 'args', i], arg]),
     ...Object.entries(fields.env ?? {}).map(([key, value]): Template => [[...at, 'env', key], value]),
   ];
+  // A remote server's url and header values are filled like env when the bridge starts (a secret header: `${API_KEY}`).
+  const remoteTemplates = (at: string[], fields: { url: string; headers?: Record<string, string> }): Template[] => [
+    [[...at, 'url'], fields.url],
+    ...Object.entries(fields.headers ?? {}).map(([name, value]): Template => [[...at, 'headers', name], value]),
+  ];
   const templates: Template[] = p.agent
     ? [[['agent', 'model'], p.agent.model], ...(p.agent.base_url !== undefined ? [[['agent', 'base_url'], p.agent.base_url] as Template] : [])]
     : bridge
-      ? commandTemplates([bridgeKey!], bridge)
+      ? 'url' in bridge
+        ? remoteTemplates([bridgeKey!], bridge)
+        : commandTemplates([bridgeKey!], bridge)
       : commandTemplates([], { command: p.command!, args: p.args, env: p.env });
   for (const [path, template] of templates) {
     const [missing] = missingVariables(template, env);
@@ -81,6 +89,10 @@ function launchSpec(p: LaunchFields, { id, source, env, baseDir }: ParticipantPl
         `environment variable ${missing} is not set (write \${${missing}:-default} to give it a default)`,
       );
     }
+  }
+  // A url with no ${NAME} in it is checked now; one filled at start is checked by the bridge (a usage error, left down).
+  if (bridge && 'url' in bridge && !bridge.url.includes('${') && !isHttpUrl(bridge.url)) {
+    throw new SpaceConfigError(source, ['participants', id, bridgeKey!, 'url'], 'not an http:// or https:// URL');
   }
   const tuning = p.bridge_config;
   const process = bridge
@@ -93,10 +105,24 @@ function launchSpec(p: LaunchFields, { id, source, env, baseDir }: ParticipantPl
       : { command: p.command!, args: p.args ?? [], env: p.env ?? {}, ...RUNNER_EXIT_POLICY };
   return {
     ...process,
-    cwd: resolvePath(baseDir, bridge?.cwd ?? p.cwd ?? '.'),
+    cwd: resolvePath(baseDir, bridgeServer?.cwd ?? p.cwd ?? '.'),
     autoStart: p.auto_start ?? true,
     restart: p.restart ?? 'on-failure',
   };
+}
+
+/** A `bridge:` entry as the bridge's process takes it: its schema admits exactly one of `command` and `url`. */
+function bridgeEntry(server: BridgeServer): BridgeEntry {
+  if (server.url !== undefined) return { url: server.url, headers: server.headers, ...(server.transport && { transport: server.transport }) };
+  return { command: server.command!, args: server.args, env: server.env };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
 }
 
 /** An agent's model and endpoint may come from the environment (`${MEW_AGENT_BASE_URL:-}`): filled at load. */

@@ -1,17 +1,46 @@
 import { z } from 'zod';
+import { REMOTE_TRANSPORTS } from '../bridge/bridge-defaults';
+import { HEADER_NAME } from '../bridge/bridge-env';
 
 /** When a launched participant is started again after its process ends. */
 export const RESTART_POLICIES = ['always', 'on-failure', 'never'] as const;
 export type RestartPolicyName = (typeof RESTART_POLICIES)[number];
 
-const bridgeServerSchema = z.strictObject({
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  /** For the MCP server. */
-  env: z.record(z.string(), z.string()).optional(),
-  /** The MCP server's directory, relative to the config file's folder. @default the participant's `cwd` */
-  cwd: z.string().optional(),
-});
+const STDIO_FIELDS = ['args', 'env', 'cwd'] as const;
+const REMOTE_FIELDS = ['headers', 'transport'] as const;
+
+/**
+ * An MCP server the bridge puts into the space: a `command` it starts (stdio), or the `url` of a remote one
+ * (Streamable HTTP, falling back to SSE, or the `transport` named). Header values may use `${NAME}` like `env`.
+ */
+const bridgeServerSchema = z
+  .strictObject({
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    /** For the MCP server. */
+    env: z.record(z.string(), z.string()).optional(),
+    /** The MCP server's directory, relative to the config file's folder. @default the participant's `cwd` */
+    cwd: z.string().optional(),
+    /** A remote MCP server's endpoint, `http(s)://…`. */
+    url: z.string().min(1).optional(),
+    /** Sent with every request to a remote server (e.g. `Authorization: "Bearer ${API_KEY}"`); never logged. */
+    headers: z.record(z.string(), z.string()).optional(),
+    /** @default Streamable HTTP, falling back to SSE */
+    transport: z.enum(REMOTE_TRANSPORTS).optional(),
+  })
+  .superRefine((server, ctx) => {
+    if ((server.command === undefined) === (server.url === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'give command (an MCP server that speaks stdio) or url (a remote one)' });
+    }
+    const [misplaced, owner] =
+      server.url !== undefined
+        ? [STDIO_FIELDS.find((field) => server[field] !== undefined), 'command']
+        : [REMOTE_FIELDS.find((field) => server[field] !== undefined), 'url'];
+    if (misplaced) ctx.addIssue({ code: 'custom', path: [misplaced], message: `${misplaced} is for a bridge with a ${owner}` });
+    for (const name of Object.keys(server.headers ?? {})) {
+      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: ['headers', name], message: 'not an HTTP header name' });
+    }
+  });
 
 export type BridgeServer = z.infer<typeof bridgeServerSchema>;
 
@@ -27,7 +56,7 @@ export const launchFieldsSchema = {
   auto_start: z.boolean().optional(),
   /** @default 'on-failure' */
   restart: z.enum(RESTART_POLICIES).optional(),
-  /** An MCP server (stdio) the server puts into the space through the MCP bridge, instead of a `command`. */
+  /** An MCP server (a `command` speaking stdio, or a remote `url`) the server puts into the space through the MCP bridge. */
   bridge: bridgeServerSchema.optional(),
   /** The reference implementation's spelling of `bridge` (with `type: mcp-bridge`). */
   mcp_server: bridgeServerSchema.optional(),
