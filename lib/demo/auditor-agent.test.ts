@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyEnvelope } from '../protocol';
 import type { MEWParticipant } from '../sdk/mew-participant';
 import { CapabilityDeniedError } from '../sdk/sdk-errors';
-import type { AgentRuntime } from './agent-runtime';
+import type { DemoAgent } from './demo-agent';
 import { auditNote, startAuditorAgent } from './auditor-agent';
 import { collect, startDemoTestSpace, type DemoTestSpace } from './testing';
 
@@ -10,7 +10,7 @@ describe('auditor agent', () => {
   let space: DemoTestSpace;
   let human: MEWParticipant;
   let fromAuditor: AnyEnvelope[];
-  let auditor: AgentRuntime;
+  let auditor: DemoAgent;
 
   beforeEach(async () => {
     space = await startDemoTestSpace();
@@ -44,9 +44,9 @@ describe('auditor agent', () => {
 
   it('cannot write: its capabilities allow write_file neither as a request nor as a proposal', async () => {
     const call = { method: 'tools/call', params: { name: 'write_file', arguments: { path: 'notes/x.md', content: 'y' } } };
-    expect(auditor.participant.canSend('mcp/request', { jsonrpc: '2.0', id: 1, ...call })).toBe(false);
-    expect(auditor.participant.canSend('mcp/proposal', call)).toBe(false);
-    await expect(auditor.participant.mcpRequest('files', call)).rejects.toBeInstanceOf(CapabilityDeniedError);
+    expect(auditor.canSend('mcp/request', { jsonrpc: '2.0', id: 1, ...call })).toBe(false);
+    expect(auditor.canSend('mcp/proposal', call)).toBe(false);
+    await expect(auditor.mcpRequest('files', call)).rejects.toBeInstanceOf(CapabilityDeniedError);
   });
 
   it('counts words and open and done action items', () => {

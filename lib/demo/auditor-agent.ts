@@ -1,5 +1,5 @@
 import { MewSdkError } from '../sdk/sdk-errors';
-import { AgentRuntime, type DemoAgentOptions } from './agent-runtime';
+import { DemoAgent, type DemoAgentOptions } from './demo-agent';
 import {
   AUDIT_INTERVAL_PACES,
   AUDITOR_CONTEXT_MAX_ENTRIES,
@@ -46,25 +46,22 @@ class AuditFailure extends Error {}
  * @example
  * const auditor = await startAuditorAgent({ gatewayUrl, space: 'demo', token, dataDir: 'data' });
  */
-export async function startAuditorAgent(options: DemoAgentOptions): Promise<AgentRuntime> {
+export async function startAuditorAgent(options: DemoAgentOptions): Promise<DemoAgent> {
   const intervalMs = (options.paceMs ?? DEFAULT_PACE_MS) * AUDIT_INTERVAL_PACES;
-  const runtime = new AgentRuntime({
+  const agent = new DemoAgent({
     ...options,
     maxTokens: AUDITOR_MAX_TOKENS,
     maxContextEntries: AUDITOR_CONTEXT_MAX_ENTRIES,
-    // It knows which tools it calls; discovering everyone's would only add envelopes to the log.
-    participant: { autoDiscovery: false },
     baseline: `I am the auditor. I read the newest note in ${NOTES_DIRECTORY}/ and report on it. I can read files, never change them.`,
     answerChat: () =>
       `I'm the auditor: every ${Math.round(intervalMs / 1000)} s I read the newest note in ${NOTES_DIRECTORY}/ and report its word count and action items. I can read, never write.`,
   });
-  const { participant } = runtime;
   /** The version of the newest note last commented on: only a change is worth a chat. */
   let lastSeen: string | undefined;
 
   async function call(tool: AuditorTool, path: string): Promise<string> {
     const params = { name: tool, arguments: { path } };
-    const result = await participant.mcpRequest(FILES_PARTICIPANT_ID, { method: 'tools/call', params }, AUDITOR_REQUEST_TIMEOUT_MS);
+    const result = await agent.mcpRequest(FILES_PARTICIPANT_ID, { method: 'tools/call', params }, AUDITOR_REQUEST_TIMEOUT_MS);
     const refused = toolError(result);
     if (refused) throw new AuditFailure(`${tool} ${path}: ${refused}`);
     const text = resultText(result);
@@ -92,18 +89,18 @@ export async function startAuditorAgent(options: DemoAgentOptions): Promise<Agen
     const path = `${NOTES_DIRECTORY}/${newest.name}`;
     const content = await call('read_text_file', path);
     lastSeen = `${newest.name}@${newest.modified}`;
-    runtime.recordLatency(Date.now() - started);
+    agent.telemetry.record({ latencyMs: Date.now() - started });
     const { words, actionItems, openActionItems } = auditNote(content);
     const items = actionItems ? `${actionItems} action item${actionItems === 1 ? '' : 's'} (${openActionItems} open)` : 'no action items yet';
     const text = `Audit of ${path}: ${words} words, ${items}.`;
-    if (await runtime.act(() => participant.chat.send(text))) runtime.remember('observation', text);
+    if (await agent.act(() => agent.chat.send(text))) agent.remember('observation', text);
   }
 
-  await runtime.connect();
-  runtime.run(async () => {
-    while ((await runtime.sleep(intervalMs)) && (await runtime.waitUntilActive())) {
-      if (!runtime.isPresent(FILES_PARTICIPANT_ID)) {
-        runtime.reportStatus('waiting_for_files');
+  await agent.connect();
+  agent.run(async () => {
+    while ((await agent.sleep(intervalMs)) && (await agent.waitUntilActive())) {
+      if (!agent.isPresent(FILES_PARTICIPANT_ID)) {
+        agent.reportStatus('waiting_for_files');
         continue;
       }
       try {
@@ -111,10 +108,10 @@ export async function startAuditorAgent(options: DemoAgentOptions): Promise<Agen
       } catch (error) {
         // A refusal, a timeout or a pause landing mid-audit: note it and try again next round.
         if (!(error instanceof AuditFailure || error instanceof MewSdkError)) throw error;
-        runtime.remember('observation', `audit failed: ${error.message}`);
+        agent.remember('observation', `audit failed: ${error.message}`);
       }
-      runtime.reportStatus();
+      agent.reportStatus();
     }
   });
-  return runtime;
+  return agent;
 }

@@ -1,12 +1,12 @@
-import type { AgentRuntime, DemoAgentOptions } from './agent-runtime';
 import { startAuditorAgent } from './auditor-agent';
+import type { DemoAgent, DemoAgentOptions } from './demo-agent';
 import type { DemoAgentName } from './demo-agent-names';
 import { startScribeAgent } from './scribe-agent';
 
 /** The demo agents built on the SDK (`files` is an MCP server behind the bridge, not one of them). */
 export type SdkAgentName = Exclude<DemoAgentName, 'files'>;
 
-const STARTERS: Record<SdkAgentName, (options: DemoAgentOptions) => Promise<AgentRuntime>> = {
+const STARTERS: Record<SdkAgentName, (options: DemoAgentOptions) => Promise<DemoAgent>> = {
   scribe: startScribeAgent,
   auditor: startAuditorAgent,
 };
@@ -22,6 +22,6 @@ export function isSdkAgentName(name: string): name is SdkAgentName {
  * const scribe = await startDemoAgent('scribe', { gatewayUrl, space: 'demo', token, dataDir: 'data' });
  * console.log(await scribe.exited); // 'restart' after a participant/restart
  */
-export function startDemoAgent(name: SdkAgentName, options: DemoAgentOptions): Promise<AgentRuntime> {
+export function startDemoAgent(name: SdkAgentName, options: DemoAgentOptions): Promise<DemoAgent> {
   return STARTERS[name](options);
 }

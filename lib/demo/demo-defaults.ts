@@ -21,9 +21,6 @@ export const FILES_PARTICIPANT_ID = 'files';
 
 // ── Working context ─────────────────────────────────────────────────────────────────────────────────────
 
-/** Token estimate: about four characters per token, the usual rule of thumb for English text. */
-export const CHARS_PER_TOKEN = 4;
-
 /** The scribe's context window. */
 export const SCRIBE_MAX_TOKENS = 8_000;
 
@@ -31,13 +28,13 @@ export const SCRIBE_MAX_TOKENS = 8_000;
 export const AUDITOR_MAX_TOKENS = 4_000;
 export const AUDITOR_CONTEXT_MAX_ENTRIES = 12;
 
-/** `participant/forget` without `entries` drops this many. */
-export const DEFAULT_FORGET_ENTRIES = 5;
+/** The agents compact on their own once their window is full (a scripted summary costs nothing, so it can wait). */
+export const DEMO_COMPACTION_RATIO = 1;
 
 /** Compaction keeps this many newest entries verbatim and summarises the rest into one. */
 export const COMPACT_KEEP_NEWEST = 2;
 
-/** Upper bound of a compaction summary, so compacting always frees room. */
+/** Upper bound of a compaction summary (~90 tokens), so compacting a full context frees room. */
 export const COMPACT_SUMMARY_MAX_CHARS = 360;
 
 // ── Scribe ──────────────────────────────────────────────────────────────────────────────────────────────
@@ -58,8 +55,3 @@ export const NOTES_DIRECTORY = 'notes';
 
 /** Where, inside the notes directory, the scribe moves the drafts it tidies away. */
 export const ARCHIVE_DIRECTORY = 'archive';
-
-// ── Runner ───────────────────────────────────────────────────────────────────────────────────────────
-
-/** After a deliberate exit, let the socket flush its last frames (status, close) before the process ends. */
-export const EXIT_FLUSH_MS = 150;

@@ -6,23 +6,14 @@
  * Environment, by the runner convention (`RUNNER_ENV`): MEW_GATEWAY (ws://host:port/ws), MEW_SPACE, MEW_TOKEN,
  * MEW_DATA_DIR (required) and MEW_DEMO_PACE_MS (optional, the gap between steps). The token travels only in the
  * environment, never on the command line or in a log line. Exit codes: `RUNNER_EXIT_CODES` (the supervisor restarts
- * on 75 at once, on a crash with backoff, and not at all on 64 or 77).
+ * on 75 at once, on a crash with backoff, and not at all on 64 or 77), by `AGENT_EXIT_CODES` once the agent ended.
  */
-import { readRunnerConnection, RUNNER_ENV, RUNNER_EXIT_CODES } from '../launcher/runner-convention';
+import { AGENT_EXIT_CODES, readRunnerConnection, RUNNER_ENV, RUNNER_EXIT_CODES, RUNNER_EXIT_FLUSH_MS } from '../launcher/runner-convention';
 import { ConnectionClosedError } from '../sdk/sdk-errors';
-import type { AgentExit, AgentRuntime } from './agent-runtime';
-import { EXIT_FLUSH_MS } from './demo-defaults';
+import type { DemoAgent } from './demo-agent';
 import { isSdkAgentName, startDemoAgent } from './demo-agents';
 
 const REQUIRED_ENV = [RUNNER_ENV.gateway, RUNNER_ENV.space, RUNNER_ENV.token, RUNNER_ENV.dataDir] as const;
-
-/** The exit code for why the agent ended. */
-const EXIT_CODES: Record<AgentExit, number> = {
-  stopped: RUNNER_EXIT_CODES.stopped,
-  restart: RUNNER_EXIT_CODES.restartRequested,
-  'connection-refused': RUNNER_EXIT_CODES.refused,
-  crashed: RUNNER_EXIT_CODES.crashed,
-};
 
 function exitWith(code: number, message: string): never {
   console.error(message);
@@ -41,7 +32,7 @@ if (paceMs !== undefined && !(paceMs > 0)) exitWith(RUNNER_EXIT_CODES.usage, `${
 const { gateway, space, token } = readRunnerConnection();
 
 // Installed before connecting, which may wait a long time for the gateway: a stop must work meanwhile too.
-let agent: AgentRuntime | undefined;
+let agent: DemoAgent | undefined;
 const stop = () => (agent ? agent.stop() : process.exit(RUNNER_EXIT_CODES.stopped));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, stop);
 // Under the supervisor an IPC channel ties this process to it: when the supervisor dies, so does the agent (an
@@ -61,9 +52,8 @@ agent = await startDemoAgent(name, {
   if (error instanceof ConnectionClosedError) exitWith(RUNNER_EXIT_CODES.refused, `the gateway refused ${name}: ${error.message}`);
   throw error;
 });
-console.log(`connected to space "${space}" as ${agent.participant.id}`);
+console.log(`connected to space "${space}" as ${agent.id}`);
 
 const exit = await agent.exited;
 console.log(`exiting: ${exit}`);
-// Let the socket flush the last frames (a status, the close) before the process ends.
-setTimeout(() => process.exit(EXIT_CODES[exit]), EXIT_FLUSH_MS);
+setTimeout(() => process.exit(AGENT_EXIT_CODES[exit]), RUNNER_EXIT_FLUSH_MS);

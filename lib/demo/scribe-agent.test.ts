@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyEnvelope } from '../protocol';
 import type { MEWParticipant } from '../sdk/mew-participant';
 import type { Proposal } from '../sdk/model/proposals-slice';
-import type { AgentRuntime } from './agent-runtime';
+import type { DemoAgent } from './demo-agent';
 import { SCRIBE_MAX_TOKENS } from './demo-defaults';
 import { startScribeAgent } from './scribe-agent';
 import { TEST_PACE_MS, collect, control, startDemoTestSpace, type DemoTestSpace } from './testing';
@@ -30,9 +30,9 @@ describe('scribe agent', () => {
    * A status report the scribe may send even when paused, seen back at both ends: the gateway answers a connection in
    * order, so every refusal of what the scribe sent before, and everything the human was to see, has arrived.
    */
-  const roundTrip = async (scribe: AgentRuntime) => {
-    const sent = scribe.participant.telemetry.report();
-    await scribe.participant.awaitReply(sent.id, { replyKinds: [], timeoutMs: 5000 });
+  const roundTrip = async (scribe: DemoAgent) => {
+    const sent = scribe.telemetry.report();
+    await scribe.awaitReply(sent.id, { replyKinds: [], timeoutMs: 5000 });
     await expect.poll(() => fromScribe.some((e) => e.id === sent.id)).toBe(true);
   };
   const sandboxFile = (path: string) => join(space.sandbox, path);
@@ -57,10 +57,10 @@ describe('scribe agent', () => {
 
     const [proposal] = ofKind('mcp/proposal');
     expect(proposal).toMatchObject({ to: ['files'], payload: { method: 'tools/call', params: { name: 'write_file', arguments: { path } } } });
-    expect(scribe.participant.canSend('mcp/request', proposal.payload)).toBe(false);
+    expect(scribe.canSend('mcp/request', proposal.payload)).toBe(false);
     // Least privilege: it may propose the two file tools it needs and nothing else.
-    expect(scribe.participant.canSend('mcp/proposal', { method: 'tools/call', params: { name: 'move_file' } })).toBe(true);
-    expect(scribe.participant.canSend('mcp/proposal', { method: 'tools/call', params: { name: 'read_text_file' } })).toBe(false);
+    expect(scribe.canSend('mcp/proposal', { method: 'tools/call', params: { name: 'move_file' } })).toBe(true);
+    expect(scribe.canSend('mcp/proposal', { method: 'tools/call', params: { name: 'read_text_file' } })).toBe(false);
 
     // Step two (action items) correlates to step one's reasoning; thoughts and the conclusion carry its context.
     await expect.poll(() => ofKind('reasoning/start').length).toBeGreaterThanOrEqual(2);
@@ -172,7 +172,7 @@ describe('scribe agent', () => {
   it('stops proposing while paused, without sends the gateway would refuse, and goes on after resume', async () => {
     decide(() => 'approve');
     const scribe = await startScribe();
-    const refusals = collect(scribe.participant, (e) => e.kind === 'system/error');
+    const refusals = collect(scribe, (e) => e.kind === 'system/error');
     await expect.poll(() => ofKind('mcp/proposal').length).toBeGreaterThanOrEqual(1);
     const pauseId = control(human, 'scribe', 'participant/pause', { reason: 'test' });
     await expect.poll(() => ofKind('participant/status').find((e) => e.correlation_id?.includes(pauseId))?.payload?.status).toBe('paused');

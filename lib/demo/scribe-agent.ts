@@ -1,7 +1,7 @@
 import type { Envelope } from '../protocol';
 import type { ReasoningHandle } from '../sdk/reasoning-session';
 import { GatewayRefusalError, McpError, ParticipantPausedError, ProposalRejectedError, RequestTimeoutError } from '../sdk/sdk-errors';
-import { AgentRuntime, type DemoAgentOptions } from './agent-runtime';
+import { DemoAgent, type DemoAgentOptions } from './demo-agent';
 import { DEFAULT_PACE_MS, FILES_PARTICIPANT_ID, NOTES_DIRECTORY, SCRIBE_MAX_TOKENS, SCRIBE_PROPOSAL_TIMEOUT_MS, THOUGHT_GAP_PACE_RATIO } from './demo-defaults';
 import { ScribeNotebook, type ScribeTask, type TaskOutcome } from './scribe-notebook';
 import { toolError } from './tool-result';
@@ -37,11 +37,11 @@ const NOT_NOW_CODES = new Set(['participant_paused', 'participant_shutdown']);
  * @example
  * const scribe = await startScribeAgent({ gatewayUrl, space: 'demo', token, dataDir: 'data', paceMs: 7000 });
  */
-export async function startScribeAgent(options: ScribeOptions): Promise<AgentRuntime> {
+export async function startScribeAgent(options: ScribeOptions): Promise<DemoAgent> {
   const notebook = new ScribeNotebook();
   const paceMs = options.paceMs ?? DEFAULT_PACE_MS;
   const proposalTimeoutMs = options.proposalTimeoutMs ?? SCRIBE_PROPOSAL_TIMEOUT_MS;
-  const runtime = new AgentRuntime({
+  const agent = new DemoAgent({
     ...options,
     maxTokens: SCRIBE_MAX_TOKENS,
     baseline: `I am the scribe. I keep meeting notes in ${NOTES_DIRECTORY}/ of the sandbox. I cannot touch files myself: I propose each write or move and a human decides.`,
@@ -52,21 +52,20 @@ export async function startScribeAgent(options: ScribeOptions): Promise<AgentRun
       return `On it: I'll draft notes on "${notebook.request(chat.text, chat.id).title}" next.`;
     },
   });
-  const { participant } = runtime;
 
   // The SDK's ProposalRejectedError names the rejecter but not its envelope, which the explanation replies to.
   const lastRejectFrom = new Map<string, string>();
-  participant.client.on('mcp/reject', (reject: Envelope<'mcp/reject'>) => {
-    if (reject.to?.includes(participant.id ?? '')) lastRejectFrom.set(reject.from, reject.id);
+  agent.client.on('mcp/reject', (reject: Envelope<'mcp/reject'>) => {
+    if (reject.to?.includes(agent.id ?? '')) lastRejectFrom.set(reject.from, reject.id);
   });
 
   /** Proposes the task's tool call and waits for what becomes of it. */
   async function propose(task: ScribeTask): Promise<Settled> {
     const call = { method: 'tools/call', params: { name: task.tool, arguments: task.arguments } };
-    const pending = participant.mcpRequest(FILES_PARTICIPANT_ID, call, proposalTimeoutMs);
+    const pending = agent.mcpRequest(FILES_PARTICIPANT_ID, call, proposalTimeoutMs);
     // What I proposed stays in my context, as it would in a model's.
-    runtime.remember('proposal', JSON.stringify(call.params));
-    runtime.reportStatus('awaiting_approval');
+    agent.remember('proposal', JSON.stringify(call.params));
+    agent.reportStatus('awaiting_approval');
     const what = `${task.tool} ${task.path}`;
     try {
       const result = await pending;
@@ -92,59 +91,59 @@ export async function startScribeAgent(options: ScribeOptions): Promise<AgentRun
   async function explainRejection(task: ScribeTask, rejection: NonNullable<Settled['rejection']>): Promise<void> {
     const { title } = notebook.next(new Date());
     const text = `${task.why} Understood, I'll leave it. Next I'll try something else: ${title.charAt(0).toLowerCase()}${title.slice(1)}.`;
-    const sent = await runtime.act(() => participant.chat.send(text, rejection.by, rejection.envelopeId ? { correlationId: [rejection.envelopeId] } : {}));
-    if (sent) runtime.remember('chat', `me: ${text}`);
+    const sent = await agent.act(() => agent.chat.send(text, rejection.by, rejection.envelopeId ? { correlationId: [rejection.envelopeId] } : {}));
+    if (sent) agent.remember('chat', `me: ${text}`);
   }
 
   /** Streams the task's thoughts; false if the reasoning was cancelled or the agent stopped. */
   async function think(task: ScribeTask, reasoning: ReasoningHandle): Promise<boolean> {
     for (const thought of task.thoughts) {
-      if (!(await runtime.sleep(paceMs * THOUGHT_GAP_PACE_RATIO))) return false;
-      if (!(await runtime.act(() => reasoning.thought(thought)))) return false;
-      runtime.remember('thought', thought);
+      if (!(await agent.sleep(paceMs * THOUGHT_GAP_PACE_RATIO))) return false;
+      if (!(await agent.act(() => reasoning.thought(thought)))) return false;
+      agent.remember('thought', thought);
     }
     return true;
   }
 
   /** One task, start to conclusion; returns its reasoning id (what the next step correlates to). */
   async function runTask(task: ScribeTask, previousStep: string | undefined): Promise<string | undefined> {
-    const reasoning = await runtime.act(() =>
-      participant.reasoning.start({
+    const reasoning = await agent.act(() =>
+      agent.reasoning.start({
         message: task.title,
         ...((task.trigger ?? previousStep) && { correlatedTo: task.trigger ?? previousStep }),
-        mirrorToStream: participant.canSend('stream/request', { direction: 'upload' }),
+        mirrorToStream: agent.canSend('stream/request', { direction: 'upload' }),
       }),
     );
     if (!reasoning) return undefined;
-    runtime.remember('task', task.title);
+    agent.remember('task', task.title);
     if (!(await think(task, reasoning))) {
       // Someone cancelled my reasoning (spec §3.5.5): they do not want this task; skip it.
       if (reasoning.cancelled) {
         notebook.settle(task, 'rejected');
-        runtime.remember('result', `${task.title}: cancelled by ${reasoning.cancellation?.by}`);
+        agent.remember('result', `${task.title}: cancelled by ${reasoning.cancellation?.by}`);
       }
       return reasoning.id;
     }
-    if (!(await runtime.waitUntilActive())) return reasoning.id;
+    if (!(await agent.waitUntilActive())) return reasoning.id;
     const started = Date.now();
     const settled = await propose(task);
-    runtime.recordLatency(Date.now() - started);
+    agent.telemetry.record({ latencyMs: Date.now() - started });
     notebook.settle(task, settled.outcome);
-    runtime.remember('result', settled.summary);
+    agent.remember('result', settled.summary);
     if (settled.outcome === 'interrupted') reasoning.cancel('interrupted');
-    else await runtime.act(() => reasoning.conclude(`${settled.summary}.`));
+    else await agent.act(() => reasoning.conclude(`${settled.summary}.`));
     if (settled.rejection) await explainRejection(task, settled.rejection);
-    runtime.reportStatus();
+    agent.reportStatus();
     return reasoning.id;
   }
 
-  await runtime.connect();
-  runtime.run(async () => {
+  await agent.connect();
+  agent.run(async () => {
     let previousStep: string | undefined;
-    while ((await runtime.sleep(paceMs)) && (await runtime.waitUntilActive())) {
-      if (!runtime.isPresent(FILES_PARTICIPANT_ID)) runtime.reportStatus('waiting_for_files');
+    while ((await agent.sleep(paceMs)) && (await agent.waitUntilActive())) {
+      if (!agent.isPresent(FILES_PARTICIPANT_ID)) agent.reportStatus('waiting_for_files');
       else previousStep = (await runTask(notebook.next(new Date()), previousStep)) ?? previousStep;
     }
   });
-  return runtime;
+  return agent;
 }

@@ -16,7 +16,7 @@ import type { AnyEnvelope } from '../protocol';
 import { MEWParticipant, type MEWParticipantOptions } from '../sdk/mew-participant';
 import { filesystemServer } from '../bridge/filesystem-server';
 import { McpBridge } from '../bridge/mcp-bridge';
-import type { AgentRuntime, DemoAgentOptions } from './agent-runtime';
+import type { DemoAgent, DemoAgentOptions } from './demo-agent';
 import { FILES_PARTICIPANT_ID } from './demo-defaults';
 import { sandboxPath, seedSandbox } from './sandbox';
 
@@ -43,7 +43,7 @@ export interface DemoTestSpace {
   /** Connects a participant of the space (by default without tool discovery) and resolves once welcomed. */
   connect(id: string, options?: Partial<MEWParticipantOptions>): Promise<MEWParticipant>;
   /** Keeps an agent so `close` stops it. */
-  track(agent: AgentRuntime): AgentRuntime;
+  track(agent: DemoAgent): DemoAgent;
   /** Starts `files` as the demo does: the official filesystem server on the seeded sandbox, through the bridge. */
   startFiles(): Promise<McpBridge>;
   /** The sandbox `files` serves. */
@@ -59,7 +59,7 @@ export async function startDemoTestSpace(): Promise<DemoTestSpace> {
   const gw = await startGatewayWith({ configs: [parseYaml(readFileSync(DEMO_SPACE_FILE, 'utf8'))], dataDir });
   const tokens = { ...gw.gateway.spaces.get(DEMO_SPACE)!.services.records.mintedTokens() };
   const participants: MEWParticipant[] = [];
-  const agents: AgentRuntime[] = [];
+  const agents: DemoAgent[] = [];
   const bridges: McpBridge[] = [];
   const logs: string[] = [];
   const sandbox = sandboxPath(dataDir, DEMO_SPACE);

@@ -6,12 +6,12 @@
  * The server starts a config's `agent:` entry the same way, by the runner convention (`runner-convention.ts`): the
  * connection in MEW_GATEWAY, MEW_SPACE and MEW_TOKEN and its settings in MEW_AGENT_SETTINGS. The API key comes from
  * OPENAI_API_KEY (or the variable the settings name); a keyless local endpoint needs only a base URL. Exit codes:
- * RUNNER_EXIT_CODES.
+ * RUNNER_EXIT_CODES, by `AGENT_EXIT_CODES` once the agent ended (`participant/restart` asks for a fresh process).
  */
 import { parseArgs } from 'node:util';
 import { AgentConfigurationError, MEWAgent, type AgentSettingsInput } from '../sdk/agent';
 import { ConnectionClosedError } from '../sdk/sdk-errors';
-import { readRunnerConnection, RUNNER_ENV, RUNNER_EXIT_CODES } from './runner-convention';
+import { AGENT_EXIT_CODES, readRunnerConnection, RUNNER_ENV, RUNNER_EXIT_CODES, RUNNER_EXIT_FLUSH_MS } from './runner-convention';
 
 const USAGE = 'usage: npm run agent -- --gateway ws://HOST/ws --space SPACE --token TOKEN --model MODEL [--base-url URL]';
 
@@ -50,10 +50,8 @@ agent.onTurn(({ chats, outcome, answer, error }) => {
   console.log(`[agent] ${outcome} (${asked}) → ${answer}${error ? ` [${error.message}]` : ''}`);
 });
 
-const stop = () => {
-  agent.disconnect();
-  process.exit(0);
-};
+let connected = false;
+const stop = () => (connected ? agent.stop() : process.exit(RUNNER_EXIT_CODES.stopped));
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
 // Under a supervisor an IPC channel ties this process to it: when the supervisor goes, so does the agent.
 if (process.send) process.once('disconnect', stop);
@@ -62,4 +60,9 @@ await agent.connect().catch((error: unknown) => {
   if (error instanceof ConnectionClosedError) fail(RUNNER_EXIT_CODES.refused, `the gateway refused the agent: ${error.message}`);
   throw error;
 });
+connected = true;
 console.log(`[agent] ${agent.id} joined ${space}; model ${model} at ${baseUrl ?? 'api.openai.com'}`);
+
+const exit = await agent.exited;
+console.log(`[agent] exiting: ${exit}`);
+setTimeout(() => process.exit(AGENT_EXIT_CODES[exit]), RUNNER_EXIT_FLUSH_MS);

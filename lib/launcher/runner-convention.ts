@@ -5,6 +5,8 @@
  * from here, and the runners read and use them from here.
  */
 
+import type { AgentExit } from '../sdk/agent/agent-runtime';
+
 /**
  * Every environment variable a launched runner reads. The connection's names are the reference implementation's
  * (MEW SDK spec, "Environment Variables"), so a config's own `command:` agents written for it read them too.
@@ -79,6 +81,17 @@ export const RUNNER_EXIT_CODES = {
   /** Nothing to run against, e.g. an agent without endpoint or key (EX_CONFIG): left down. */
   notConfigured: 78,
 } as const;
+
+/** The exit code of a runner whose agent runtime ended (`AgentRuntime.exited`), by why it ended. */
+export const AGENT_EXIT_CODES: Readonly<Record<AgentExit, number>> = Object.freeze({
+  stopped: RUNNER_EXIT_CODES.stopped,
+  restart: RUNNER_EXIT_CODES.restartRequested,
+  'connection-refused': RUNNER_EXIT_CODES.refused,
+  crashed: RUNNER_EXIT_CODES.crashed,
+});
+
+/** After its agent ended, a runner lets the socket flush the last frames (a status, the close) before it exits. */
+export const RUNNER_EXIT_FLUSH_MS = 150;
 
 /**
  * How the supervisor treats a runner's exit codes, the part of a `LaunchSpec` every launcher of a runner sets: left

@@ -57,11 +57,14 @@ export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 /** Sent when only `baseUrl` is set: local servers ignore it, but the `openai` client insists on some key. */
 export const KEYLESS_API_KEY = 'no-key';
 
-/** Compact history before the next call once the last prompt used this share of `contextWindow`. */
+/** An agent compacts its context on its own once it holds this share of its window (MEWAgent: before the next model call). */
 export const COMPACTION_TRIGGER_RATIO = 0.8;
 
-/** Rough size of a token, for the usage the agent reports after trimming (the API's `usage` replaces it at the next call). */
+/** Rough size of a token, for the usage an agent reports until a model API counts it (the usual rule of thumb for English). */
 export const CHARS_PER_TOKEN_ESTIMATE = 4;
+
+/** `participant/forget` without `entries` drops this many. */
+export const DEFAULT_FORGET_ENTRIES = 5;
 
 /** Before its first model call, a turn waits this long for tool discoveries in flight (spec "Tool Discovery Synchronization"). */
 export const DISCOVERY_WAIT_MS = 5_000;

@@ -96,6 +96,18 @@ describe('MEWAgent context: telemetry, automatic compaction and participant cont
     expect(fx.model.requests[2].body.messages.slice(1, 2)).toEqual([{ role: 'system', content: 'Summary of the earlier conversation:\nSUMMARY of ONE' }]);
   });
 
+  it('idles, still connected, on participant/shutdown, and ends for a fresh start on participant/restart', async () => {
+    const agent = await fx.startAgent();
+    const idle = nextEvent(fx.human.client, 'participant/status', (e) => e.from === 'agent' && e.payload.status === 'shutdown');
+    fx.human.send({ kind: 'participant/shutdown', to: ['agent'], payload: {} });
+    await idle;
+    expect(agent.state).toBe('shutdown');
+    expect(fx.human.participants.some((peer) => peer.id === 'agent')).toBe(true);
+    fx.human.send({ kind: 'participant/restart', to: ['agent'], payload: {} });
+    expect(await agent.exited).toBe('restart');
+    expect(agent.state).toBe('stopped');
+  });
+
   it('skips participant/compact with nothing to compact', async () => {
     await fx.startAgent();
     const done = nextEvent(fx.human.client, 'participant/compact-done', (e) => e.from === 'agent');

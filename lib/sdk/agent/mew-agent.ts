@@ -1,13 +1,10 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
-import type { AnyEnvelope, ParticipantCompactDonePayload, ParticipantForgetPayload } from '../../protocol';
-import type { ContextUsage } from '../context-telemetry';
+import type { AnyEnvelope } from '../../protocol';
 import { EventHub, type Unsubscribe } from '../event-hub';
-import { MEWParticipant, type ControlHooks } from '../mew-participant';
 import type { ReasoningHandle } from '../reasoning-session';
-import { AgentConversation, type ChatMessageParam } from './agent-conversation';
+import { conversationContext, requestMessages, type ChatMessageParam } from './agent-conversation';
 import {
   assertAgentConfigured,
-  COMPACTION_TRIGGER_RATIO,
   DISCOVERY_WAIT_MS,
   EMPTY_ANSWER_TEXT,
   REPLY_RATE_WINDOW_MS,
@@ -16,10 +13,12 @@ import {
   type MEWAgentOptions,
 } from './agent-options';
 import { CLASSIFY_PROMPT, DEFAULT_PROMPTS, renderPrompt, SUMMARY_PROMPT } from './agent-prompts';
+import { AgentRuntime } from './agent-runtime';
 import { ChatModel, type Completion } from './chat-model';
 import { chatVerdict, classificationSaysRespond, ReplyRateLimiter, type ChatVerdict, type IncomingChat } from './chat-response-strategy';
 import { RejectionExplanations } from './rejection-explanations';
 import { SpaceToolBridge } from './space-tool-bridge';
+import { estimateTokens } from './working-context';
 
 /** How one turn ended: the chats it took and the answer sent, or why there was none. */
 export interface AgentTurn {
@@ -43,9 +42,10 @@ interface QueuedChat {
  * mentioning `@id`), reasons out loud (`reasoning/start`, a thought per step, a conclusion), calls other
  * participants' discovered tools (proposing when it may not call them, and hearing a rejection as an observation),
  * then answers the askers in a chat correlated to their messages. One turn at a time; chats that arrive meanwhile
- * wait for the next. A `reasoning/cancel` aborts the model request in flight. Context is reported from the API's
- * usage and compacted automatically near the window; `participant/forget`, `compact` and `clear` change what the
- * model is sent next.
+ * wait for the next. A `reasoning/cancel` aborts the model request in flight. It runs on `AgentRuntime`: its finished
+ * turns are the working context, reported from the API's usage and compacted by the model near the window;
+ * `participant/forget`, `compact` and `clear` change what the model is sent next; a pause holds the turn, a restart
+ * ends the agent (`exited`) and a shutdown idles it.
  *
  * @example
  * MEWAgent.assertConfigured({ apiKey: process.env.OPENAI_API_KEY });
@@ -53,7 +53,7 @@ interface QueuedChat {
  * agent.onTurn((turn) => console.log(turn.outcome, turn.answer));
  * await agent.connect();
  */
-export class MEWAgent extends MEWParticipant {
+export class MEWAgent extends AgentRuntime<ChatMessageParam> {
   /** Throws `AgentConfigurationError` when neither an API key nor an endpoint is given (see `assertAgentConfigured`). */
   static assertConfigured(options: { baseUrl?: string; apiKey?: string }): void {
     assertAgentConfigured(options);
@@ -61,7 +61,6 @@ export class MEWAgent extends MEWParticipant {
 
   readonly settings: AgentSettings;
   private readonly chatModel: ChatModel;
-  private readonly conversation = new AgentConversation();
   private readonly explanations = new RejectionExplanations();
   private readonly spaceTools: SpaceToolBridge;
   private readonly limiter: ReplyRateLimiter;
@@ -70,21 +69,19 @@ export class MEWAgent extends MEWParticipant {
   private busy = false;
   private wakeTimer?: ReturnType<typeof setTimeout>;
   private currentTurn?: AbortController;
-  /** Prompt tokens of the latest model call: what automatic compaction watches. */
-  private lastPromptTokens?: number;
   /** Tokens every model call of this session consumed, as the API counted them: what a budget counts. */
   private totalTokens = 0;
 
   constructor(options: MEWAgentOptions) {
     const settings = resolveAgentSettings(options);
-    // The hooks need `this`, which super() must create first; they only run once connected, when it is set.
+    // Summaries are model calls, which need `this`; super() must create it first, and no summary runs before then.
     let self: MEWAgent | undefined;
     super({
       // The ReAct loop calls others' tools: it needs them discovered (participants opt in, spec "Auto-discovery").
       autoDiscovery: true,
       ...options,
-      telemetry: { maxTokens: settings.contextWindow, ...options.telemetry },
-      hooks: MEWAgent.agentHooks(options.hooks, () => self!),
+      maxTokens: settings.contextWindow,
+      context: conversationContext((transcript, signal) => self!.summarise(transcript, signal)),
     });
     self = this;
     this.settings = settings;
@@ -126,9 +123,9 @@ export class MEWAgent extends MEWParticipant {
     this.pump();
   }
 
-  /** Starts the next turn with everything queued, unless one is running, I am paused, or the rate limit says wait. */
+  /** Starts the next turn with everything queued, unless one is running, I am not active, or the rate limit says wait. */
   private pump(): void {
-    if (this.busy || this.queue.length === 0 || this.controls.pause) return;
+    if (this.busy || this.queue.length === 0 || this.state !== 'active') return;
     const waitMs = this.limiter.waitMs(Date.now());
     if (waitMs > 0) {
       this.wakeTimer ??= setTimeout(() => {
@@ -185,7 +182,6 @@ export class MEWAgent extends MEWParticipant {
     let reasoning: ReasoningHandle | undefined;
     const finish = (outcome: AgentTurn['outcome'], answer: string, error?: Error) => {
       this.currentTurn = undefined;
-      this.telemetry.record({ messages: this.conversation.size });
       this.turnHub.emit('turn', { chats, outcome, answer, ...(reasoning && { reasoningId: reasoning.id }), ...(error && { error }) });
     };
     try {
@@ -196,7 +192,7 @@ export class MEWAgent extends MEWParticipant {
       await this.untilActive(abort.signal);
       reasoning?.conclude(`Answered after ${steps} model call(s).`);
       this.chat.send(answer, askers, { correlationId: ids });
-      this.conversation.commit([...turn, { role: 'assistant', content: answer }]);
+      this.context.add(...turn, { role: 'assistant', content: answer });
       finish('answered', answer);
     } catch (error) {
       const cancellation = reasoning?.cancellation;
@@ -207,7 +203,7 @@ export class MEWAgent extends MEWParticipant {
       quietly(() => reasoning?.cancel('failed'));
       quietly(() => this.chat.send(`I ${why}`, askers, { correlationId: ids }));
       // Only the question and the outcome stay: a half-done tool exchange would be an invalid request later.
-      this.conversation.commit([turn[0], { role: 'assistant', content: `(${why})` }]);
+      this.context.add(turn[0], { role: 'assistant', content: `(${why})` });
       finish(abort.signal.aborted ? 'cancelled' : 'failed', `I ${why}`, error as Error);
     }
   }
@@ -253,14 +249,15 @@ export class MEWAgent extends MEWParticipant {
   ): Promise<Completion> {
     await this.ensureHeadroom(signal);
     const onContent = reasoning && ((piece: string) => void reasoning.delta(piece));
-    const reply = await this.complete(this.conversation.build(system, turn), { tools, signal, ...(onContent && { onContent }) });
+    const messages = requestMessages(system, this.context.entries(), turn);
+    const reply = await this.complete(messages, { tools, signal, ...(onContent && { onContent }) });
     // Paused while the model answered: what comes next (thoughts, tool calls) waits for the resume.
     await this.untilActive(signal);
-    if (reply.usage) this.lastPromptTokens = reply.usage.promptTokens;
+    const counted = reply.usage && reply.usage.promptTokens + reply.usage.completionTokens;
+    this.countTokens(counted);
     this.telemetry.record({
-      tokens: reply.usage ? reply.usage.promptTokens + reply.usage.completionTokens : this.conversation.estimateTokens(system, turn),
-      messages: this.conversation.size + turn.length,
-      maxTokens: this.settings.contextWindow,
+      tokens: counted ?? estimateTokens(JSON.stringify(messages)),
+      messages: messages.length - 1,
       latencyMs: reply.latencyMs,
     });
     return reply;
@@ -276,25 +273,9 @@ export class MEWAgent extends MEWParticipant {
     return reply;
   }
 
-  /** Resolves at once unless I am paused; then once resumed (the gateway would refuse what I send meanwhile), or rejects on `signal`. */
-  private untilActive(signal: AbortSignal): Promise<void> {
-    if (!this.controls.pause) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const done = () => {
-        off();
-        signal.removeEventListener('abort', aborted);
-      };
-      const off = this.on('pause', (pause) => {
-        if (pause !== undefined) return;
-        done();
-        resolve();
-      });
-      const aborted = () => {
-        done();
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', aborted, { once: true });
-    });
+  /** Waits out a pause or shutdown (the gateway would refuse what I send meanwhile); throws once the turn ends first. */
+  private async untilActive(signal: AbortSignal): Promise<void> {
+    if (!(await this.waitUntilActive(signal))) throw signal.aborted ? signal.reason : new Error('the agent stopped');
   }
 
   private systemPrompt(tools: ChatCompletionFunctionTool[]): string {
@@ -307,98 +288,18 @@ export class MEWAgent extends MEWParticipant {
 
   // ── Context ──────────────────────────────────────────────────────────────────────────────────────────
 
-  /** Compacts finished turns once the last prompt filled COMPACTION_TRIGGER_RATIO of the window. */
-  private async ensureHeadroom(signal: AbortSignal): Promise<void> {
-    if (this.lastPromptTokens === undefined || this.lastPromptTokens <= COMPACTION_TRIGGER_RATIO * this.settings.contextWindow) return;
-    if (this.conversation.isEmpty) return;
-    try {
-      if ((await this.compact(signal)) !== undefined) this.reportStatus('compacted');
-    } catch (error) {
-      if (signal.aborted) throw error;
-      // A failed summary loses nothing: the call goes out uncompacted, into the headroom the threshold left.
-    }
-  }
-
-  /** Summarises the finished turns into one message; the freed message count, or undefined if nothing changed. */
-  private async compact(signal?: AbortSignal): Promise<number | undefined> {
-    const freed = await this.conversation.compact(async (transcript) => {
-      const reply = await this.complete(
-        [
-          { role: 'system', content: SUMMARY_PROMPT },
-          { role: 'user', content: transcript },
-        ],
-        { signal },
-      );
-      const summary = reply.content.trim();
-      if (!summary) throw new Error('the model returned an empty summary');
-      return summary;
-    });
-    if (freed !== undefined) this.contextChanged();
-    return freed;
-  }
-
-  /** History changed without a model call: the next prompt's size is unknown, so report an estimate until then. */
-  private contextChanged(): ContextUsage {
-    this.lastPromptTokens = undefined;
-    const usage = { tokens: this.conversation.estimateTokens(this.systemPrompt([])), messages: this.conversation.size };
-    this.telemetry.record(usage);
-    return usage;
-  }
-
-  /** The agent's reactions to forget, compact, clear and restart, each followed by the caller's own hook, if any. */
-  private static agentHooks(hooks: ControlHooks = {}, agent: () => MEWAgent): ControlHooks {
-    return {
-      ...hooks,
-      onForget: async (payload, envelope) => {
-        const usage = agent().forgetContext(payload);
-        await hooks.onForget?.(payload, envelope);
-        return usage;
-      },
-      onCompact: async (payload, envelope) => {
-        const done = await agent().compactContext();
-        await hooks.onCompact?.(payload, envelope);
-        return done;
-      },
-      onClear: async (envelope) => {
-        const usage = agent().clearContext();
-        await hooks.onClear?.(envelope);
-        return usage;
-      },
-      onRestart: async (envelope) => {
-        agent().clearContext();
-        await hooks.onRestart?.(envelope);
-      },
-    };
-  }
-
-  private forgetContext(payload: ParticipantForgetPayload): ContextUsage {
-    this.conversation.forget(payload.direction, payload.entries);
-    return this.contextChanged();
-  }
-
-  /** Never throws: a `participant/compact-done` must follow every compact. */
-  private async compactContext(): Promise<ParticipantCompactDonePayload> {
-    const before = this.conversation.estimateTokens(this.systemPrompt([]));
-    let freed: number | undefined;
-    try {
-      freed = await this.compact();
-    } catch (error) {
-      return { skipped: true, reason: `compaction failed: ${(error as Error).message}` };
-    }
-    if (freed === undefined) return { skipped: true, reason: this.conversation.isEmpty ? 'nothing to compact' : 'context changed meanwhile' };
-    return { status: 'compacted', freed_messages: freed, freed_tokens: Math.max(0, before - this.conversation.estimateTokens(this.systemPrompt([]))) };
-  }
-
-  /** `participant/clear`, and `participant/restart` (the SDK has cancelled the turn's reasoning by then). */
-  private clearContext(): ContextUsage {
-    this.conversation.clear();
-    this.lastPromptTokens = undefined;
-    return { tokens: 0, messages: 0 };
-  }
-
-  private reportStatus(status: string): void {
-    const payload = this.telemetry.statusPayload(status);
-    if (this.canSend('participant/status', payload)) this.telemetry.report({ status });
+  /** The summary that compaction folds finished turns into: one model call. */
+  private async summarise(transcript: string, signal?: AbortSignal): Promise<string> {
+    const reply = await this.complete(
+      [
+        { role: 'system', content: SUMMARY_PROMPT },
+        { role: 'user', content: transcript },
+      ],
+      { signal },
+    );
+    const summary = reply.content.trim();
+    if (!summary) throw new Error('the model returned an empty summary');
+    return summary;
   }
 }
 
