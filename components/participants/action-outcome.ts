@@ -38,6 +38,21 @@ function rejectingAck(reply: AnyEnvelope): Refusal | undefined {
     : undefined;
 }
 
+/**
+ * A rejection handler for anything I sent (an operation's `accepted`, a decision's `outcome`): toasts a gateway
+ * refusal, keyed by the refusal's envelope id like the page-wide error toasts, so it is one toast; other failures (a
+ * tool error, a timeout) show where they belong instead.
+ *
+ * @example
+ * participant.proposals.reject(id, 'unsafe').outcome.catch(toastRefusal('Rejection of write_file'));
+ */
+export function toastRefusal(label: string): (error: unknown) => void {
+  return (error) => {
+    const refusal = refusalOf(error);
+    if (refusal) toast.error(`${label}: refused`, { id: refusal.id, description: describeRefusal(refusal) });
+  };
+}
+
 /** "grant_exceeds_own_capabilities: you do not hold …" */
 export function describeRefusal(refusal: Refusal): string {
   return refusal.message ? `${refusal.code}: ${refusal.message}` : refusal.code;
@@ -95,13 +110,7 @@ export function sendTracked(label: string, operate: () => TrackedSend, options: 
     return undefined;
   }
   const refused = (refusal: Refusal) => toast.error(`${label}: refused`, { id: refusal.id, description: describeRefusal(refusal) });
-  tracked.accepted.then(
-    () => options.success && toast.success(options.success),
-    (error: unknown) => {
-      const refusal = refusalOf(error);
-      if (refusal) refused(refusal);
-    },
-  );
+  tracked.accepted.then(() => options.success && toast.success(options.success), toastRefusal(label));
   tracked.ack?.then(
     (ack) => {
       const refusal = rejectingAck(ack);

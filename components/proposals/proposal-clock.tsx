@@ -36,7 +36,7 @@ export function Age({ at }: { at: number }) {
 
 /**
  * Time left before a pending proposal expires. The proposer's own timeout is prominent (amber, then red under
- * 30 s); the dashboard's default deadline is shown muted, because nobody asked for it.
+ * 30 s); the model's default deadline is shown muted, because nobody asked for it.
  */
 export function Countdown({ deadline, from, source }: { deadline: number; from: number; source?: 'proposer' | 'default' }) {
   const now = useClock();
@@ -45,7 +45,7 @@ export function Countdown({ deadline, from, source }: { deadline: number; from: 
   const text = formatCountdown(left);
   if (source !== 'proposer') {
     return (
-      <span className="tabular-nums text-slate-500" title="The dashboard marks undecided proposals expired after this long">
+      <span className="tabular-nums text-slate-500" title="The space model's default deadline: undecided proposals expire after this long, here and in the SDK">
         auto-expires in {text}
       </span>
     );

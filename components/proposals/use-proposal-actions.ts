@@ -1,20 +1,17 @@
 'use client';
 
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { toast } from 'sonner';
+import { toastRefusal } from '@/components/participants/action-outcome';
 import { useSpaceSession } from '@/components/session/space-session';
-import { BoundedMap } from '@/lib/collections';
 import { isDangerousRisk } from '@/lib/protocol';
 import type { CapabilityGrantPayload } from '@/lib/protocol';
 import type { MEWParticipant } from '@/lib/sdk/mew-participant';
-import { GatewayRefusalError } from '@/lib/sdk/sdk-errors';
 import type { GrantState, Proposal, SpaceState } from '@/lib/store';
 import { participantsOffering } from './store-access';
 
 /** Why an action is not possible now, or undefined when it is. */
 export type Blocker = string | undefined;
-
-const TRACKED_CAP = 500;
 
 /** Every tool risk that calls for the extra confirmation step on a plain Approve. */
 export function needsConfirmation(p: Proposal): boolean {
@@ -66,28 +63,24 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 /**
  * The approver's actions, decided through the SDK (`proposals.fulfil` / `proposals.reject`, `operate.grant` /
  * `operate.revoke`), which knows every proposal the client saw, caught-up ones included. Each outcome is a toast.
- * A decision is sent once: until the gateway refuses it, a second click or key press on the same proposal (before
- * its echo moves it out of `pending`) sends nothing, so a tool never runs twice by accident. A gateway refusal
- * becomes a toast naming what was refused, keyed by the refusal's envelope id like the page-wide error toasts, so
- * it is one toast, not two.
+ * A decision is sent once: while the gateway has neither accepted nor refused my decision on a proposal (the SDK's
+ * record of what I sent says so), a second click or key press sends nothing, so a tool never runs twice by
+ * accident; once accepted, the proposal is no longer pending in the model the cards show. A gateway refusal
+ * becomes one toast naming what was refused (`toastRefusal`).
  */
 export function useProposalActions() {
   const { participant, store } = useSpaceSession();
-  const decided = useRef(new BoundedMap<string, true>(TRACKED_CAP));
-  const revoked = useRef(new BoundedMap<string, true>(TRACKED_CAP));
 
   return useMemo(() => {
-    /** Makes `ids` decidable again and says so, when (and only when) the gateway refused what was sent. */
-    const onRefusal = (what: string, ids: readonly string[], set: BoundedMap<string, true>) => (error: unknown) => {
-      if (!(error instanceof GatewayRefusalError)) return; // a tool error or a timeout shows on the card instead
-      for (const id of ids) set.delete(id);
-      toast.error(`${what} refused by the gateway: ${error.code}`, { id: error.envelopeId, description: error.payload.message });
-    };
     const undecided = (p: Proposal) => {
-      if (!decided.current.has(p.id)) return true;
+      if (!participant.proposals.sentDecision(p.id)) return true;
       toast(`Already sent your decision on ${p.toolName ?? p.method} from ${p.proposer}`);
       return false;
     };
+    /** My revoke of `grant` awaiting the gateway's answer, or the grant already revoked in the model. */
+    const revoking = (grant: GrantState) =>
+      store.getState().grants.byId.get(grant.id)?.revoked !== undefined ||
+      participant.client.sent.awaitingAck((e) => e.kind === 'capability/revoke' && e.payload.grant_id === grant.id) !== undefined;
 
     const sendFulfilment = (p: Proposal, params: unknown) => {
       const s = store.getState();
@@ -98,8 +91,7 @@ export function useProposalActions() {
         call: { method: p.method, ...(params !== undefined && { params: params as Record<string, unknown> }) },
         to,
       });
-      decided.current.set(p.id, true);
-      outcome.catch(onRefusal(`Approval of ${p.toolName ?? p.method}`, [p.id], decided.current));
+      outcome.catch(toastRefusal(`Approval of ${p.toolName ?? p.method}`));
       return to;
     };
 
@@ -149,8 +141,7 @@ export function useProposalActions() {
         return attempt(() => {
           for (const p of ready) {
             const { outcome } = participant.proposals.reject(p.id, reason, explanation || undefined);
-            decided.current.set(p.id, true);
-            outcome.catch(onRefusal(`Rejection of ${p.toolName ?? p.method}`, [p.id], decided.current));
+            outcome.catch(toastRefusal(`Rejection of ${p.toolName ?? p.method}`));
           }
           const one = ready.length === 1 ? ready[0] : undefined;
           toast('Rejected', { description: one ? `${one.toolName ?? one.method} from ${one.proposer}: ${reason}` : `${ready.length} proposals: ${reason}` });
@@ -164,21 +155,20 @@ export function useProposalActions() {
           const blocker = grantBlocker(participant, store.getState(), p);
           if (blocker) throw new Error(`Cannot always allow ${p.toolName ?? p.method}: ${blocker}`);
           const { accepted } = participant.operate.grant(grantPayload(p));
-          accepted.catch(onRefusal(`Always allowing ${p.toolName}`, [], decided.current));
+          accepted.catch(toastRefusal(`Always allowing ${p.toolName}`));
           const to = sendFulfilment(p, p.params);
           toast.success(`Approved — sent to ${to.join(', ')}`, { description: `${p.proposer} may now call ${p.toolName} directly` });
         });
       },
 
-      /** `capability/revoke` by grant id (once, until the gateway refuses it). */
+      /** `capability/revoke` by grant id (once: not while one is on its way, nor after the grant was revoked). */
       revoke(grant: GrantState, tools: readonly string[]): boolean {
-        if (revoked.current.has(grant.id)) return false;
+        if (revoking(grant)) return false;
         return attempt(() => {
           const payload = { recipient: grant.recipient, grant_id: grant.id, reason: 'Revoked from the proposal queue' };
           if (!participant.operate.allows('revoke', payload)) throw new Error('Your capabilities do not allow revoking grants');
           const { accepted } = participant.operate.revoke(payload);
-          revoked.current.set(grant.id, true);
-          accepted.catch(onRefusal(`Revoking ${tools.join(', ')}`, [grant.id], revoked.current));
+          accepted.catch(toastRefusal(`Revoking ${tools.join(', ')}`));
           toast(`Revoked — ${grant.recipient} must propose ${tools.join(', ')} again`);
         });
       },

@@ -1,15 +1,14 @@
-import type { StreamData } from '@/lib/protocol';
-import type { SpaceInput, SpaceStore, StoreEnvelope } from '@/lib/store';
+import type { SpaceStore, StoreEnvelope } from '@/lib/store';
 
 /**
- * Envelopes nobody is waiting on are applied at most this often. Every application re-renders (and re-lays out
+ * Envelopes nobody is waiting on are published at most this often. Every publication re-renders (and re-lays out
  * and repaints) the control room, and at hundreds of envelopes a second doing that per envelope or per frame
  * saturates the main thread; ten times a second is still faster than anyone reads a live feed.
  */
 const ROUTINE_FLUSH_MS = 100;
-/** Urgent envelopes are applied at once, but a burst of them at most once per frame's worth of time. */
+/** Urgent envelopes are published at once, but a burst of them at most once per frame's worth of time. */
 const URGENT_MIN_GAP_MS = 16;
-/** While the tab is hidden nobody is looking: apply everything at this slower pace. */
+/** While the tab is hidden nobody is looking: publish everything at this slower pace. */
 const HIDDEN_FLUSH_MS = 250;
 
 /**
@@ -21,14 +20,14 @@ function isUrgent(envelope: StoreEnvelope, me: string | undefined): boolean {
 }
 
 /**
- * Feeds the store in batches: at once when something urgent arrived, otherwise at most every `ROUTINE_FLUSH_MS`.
- * Batches are applied in ordinary tasks, never in animation-frame callbacks: a change made there lands after the
- * frame's scroll handlers have already laid the page out, so the browser would lay it out twice per frame.
- * Order is kept: envelopes and stream frames are applied in the order they arrived, urgent or not (an urgent
- * envelope takes the routine ones queued before it along), each batch as one store update.
+ * Publishes the store in batches: the browser participant applies every envelope to its model as it arrives, and
+ * the store's subscribers hear of it at once when something urgent arrived, otherwise at most every
+ * `ROUTINE_FLUSH_MS`. Publications happen in ordinary tasks, never in animation-frame callbacks: a change made there
+ * lands after the frame's scroll handlers have already laid the page out, so the browser would lay it out twice per
+ * frame. Each publication is one store update, whatever arrived since the last.
  */
 export function createEnvelopeBatcher(store: SpaceStore) {
-  let queue: SpaceInput[] = [];
+  let arrived = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timerAt = Infinity;
   let lastFlush = -Infinity;
@@ -42,9 +41,8 @@ export function createEnvelopeBatcher(store: SpaceStore) {
   function flush() {
     cancel();
     lastFlush = performance.now();
-    const inputs = queue;
-    queue = [];
-    store.getState().ingestMany(inputs);
+    arrived = false;
+    store.getState().publish();
   }
 
   /** Flushes no later than `lastFlush + gap` (now, if that has passed). */
@@ -58,20 +56,22 @@ export function createEnvelopeBatcher(store: SpaceStore) {
     timer = setTimeout(flush, at - now);
   }
 
-  function push(input: SpaceInput, urgent: boolean) {
-    queue.push(input);
+  function push(urgent: boolean) {
+    arrived = true;
     if (document.visibilityState !== 'visible') flushWithin(HIDDEN_FLUSH_MS);
     else flushWithin(urgent ? URGENT_MIN_GAP_MS : ROUTINE_FLUSH_MS);
   }
 
   return {
-    envelope: (envelope: StoreEnvelope) => push(envelope, isUrgent(envelope, store.getState().connection.me)),
-    streamData: (stream: StreamData) => push(stream, false),
-    /** Applies whatever is queued now (before a catch-up, so history never overtakes live envelopes). */
+    /** An envelope arrived (the model has it): publish at once if urgent, else with the next batch. */
+    envelope: (envelope: StoreEnvelope) => push(isUrgent(envelope, store.getState().connection.me)),
+    /** A stream frame arrived (the model counted it). */
+    streamData: () => push(false),
+    /** Publishes now whatever arrived. */
     flush: () => {
-      if (queue.length) flush();
+      if (arrived) flush();
     },
-    /** Stops any pending flush (the session is ending). */
+    /** Stops any pending publication (the session is ending). */
     dispose: cancel,
   };
 }

@@ -7,7 +7,7 @@ import { MEWParticipant } from '@/lib/sdk/mew-participant';
 import { createSpaceStore, startClock, type SpaceStore, type SpaceStoreState } from '@/lib/store';
 import { createEnvelopeBatcher } from './envelope-batcher';
 
-/** One signed-in space: the browser's own participant and the store derived from what it sees. */
+/** One signed-in space: the browser's own participant and the store that views its model. */
 export interface SpaceSession {
   space: string;
   token: string;
@@ -25,25 +25,36 @@ const SpaceSessionContext = createContext<SpaceSession | null>(null);
 const COALESCE_MS = 100;
 
 /**
- * Connects the browser participant to `space` (in an effect: sockets never open during server rendering) and
- * feeds every envelope, stream frame and status change into a fresh store. The client asks the gateway for
- * everything it retained on the first connect and for what it missed on every reconnect (by the gateway's cursor,
- * never the browser's clock), so a reload or an outage never loses a pending proposal.
+ * Connects the browser participant to `space` (in an effect: sockets never open during server rendering). Its model
+ * (with what only a screen shows) is the one state of the space: the participant applies every envelope, stream frame
+ * and status change as it arrives, and the store publishes it in batches, so a card and the SDK's answers (`fulfil`,
+ * `pending()`) never disagree. The client asks the gateway for everything it retained on the first connect and for
+ * what it missed on every reconnect (by the gateway's cursor, never the browser's clock), so a reload or an outage
+ * never loses a pending proposal.
  */
 export function SpaceSessionProvider({ space, token, children }: { space: string; token: string; children: ReactNode }) {
   const [session, setSession] = useState<SpaceSession>();
 
   useEffect(() => {
-    const store = createSpaceStore();
     const gateway = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws`;
-    const participant = new MEWParticipant({ gateway, space, token, catchUp: 'retained', autoDiscovery: true, coalesceMs: COALESCE_MS });
+    const participant = new MEWParticipant({
+      gateway,
+      space,
+      token,
+      catchUp: 'retained',
+      autoDiscovery: true,
+      coalesceMs: COALESCE_MS,
+      spaceModel: { screen: true },
+    });
+    const store = createSpaceStore({ model: participant.spaceModel });
     const client = participant.client;
     const batcher = createEnvelopeBatcher(store);
     let welcomed = false;
+    // The participant's own listeners, registered first, have applied what these announce.
     const unsubscribe = [
       client.on('message', (envelope) => batcher.envelope(envelope)),
-      client.on('stream/data', (stream) => batcher.streamData(stream)),
-      client.on('status', ({ status, close }) => store.getState().setConnection(status, close?.reason)),
+      client.on('stream/data', () => batcher.streamData()),
+      client.on('status', () => store.getState().publish()),
       client.on('catch-up', ({ complete, replayed }) => {
         // On the first connect an incomplete history is simply a long-lived space; after an outage it is a gap.
         if (welcomed && !complete) {

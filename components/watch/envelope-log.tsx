@@ -121,7 +121,7 @@ export function EnvelopeLog() {
       if (!entry) {
         // The store remembers far more ids than the log holds, so it can tell evicted from never seen.
         setNotice(
-          state.seen.has(id)
+          state.seen?.has(id)
             ? `Envelope ${shortId(id)} is no longer in the log: it was evicted (cap ${state.log.entries.capacity}).`
             : `Envelope ${shortId(id)} is not in the log: it was never seen here.`,
         );

@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Gateway } from '../gateway/gateway';
 import { GatewayError } from '../gateway/gateway-error';
 import type { HttpRoute } from '../gateway/http-api';
 import { bearer, decodePathSegment, readBody, sendJson } from '../gateway/http-util';
 import type { Space } from '../gateway/space';
-import { McpSpaceSession } from './mcp-session';
+import type { McpSpaceSession } from './mcp-session';
 
 /** `/mcp/{space}`, and `/mcp?space=NAME` for clients that rewrite any path not ending in `/mcp`. */
 const MCP_PATH = /^\/mcp(?:\/([^/]+))?\/?$/;
@@ -74,10 +73,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       await session.transport.handleRequest(req, res, body);
       return true;
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body))
+    if (req.method !== 'POST' || !isInitialize(body))
       return rpcError(res, 400, INVALID_REQUEST, 'Bad Request: no Mcp-Session-Id; start a session with initialize');
     if (sessions.size + opening.size >= MAX_MCP_SESSIONS)
       throw new GatewayError('space_unavailable', `space "${space.id}" serves ${MAX_MCP_SESSIONS} MCP sessions already; end one (DELETE) or retry later`);
+    // The MCP SDK loads with the first session: a space no MCP client uses pays nothing for it.
+    const { McpSpaceSession } = await import('./mcp-session');
     const session = new McpSpaceSession({
       gatewayUrl: options.gatewayUrl,
       space: space.id,
@@ -115,6 +116,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
 }
 
 const INVALID = Symbol('invalid body');
+
+/** A JSON-RPC `initialize` request (the SDK's transport validates the rest of it). */
+function isInitialize(body: unknown): boolean {
+  const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown } | null;
+  return typeof message === 'object' && message !== null && message.jsonrpc === '2.0' && message.method === 'initialize' && message.id !== undefined;
+}
 
 /** The POST body as JSON; a malformed one is answered here (JSON-RPC parse error) and `INVALID` returned. */
 async function jsonBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<unknown> {

@@ -7,7 +7,9 @@
  *   by default) with jittered backoff, an outbound queue, rate-limit retries, liveness, `#streamId#data` frames.
  * - `MEWParticipant`: owns a client and speaks the protocol: serves its tools and resources, calls others'
  *   (falling back to proposals), discovers tools, tracks proposals, chats and acknowledgements, obeys
- *   participant controls, reports telemetry, reasons out loud, opens streams.
+ *   participant controls, reports telemetry, reasons out loud, opens streams. Its `spaceModel` (lib/sdk/model) is the
+ *   one state of the space it sees, which the control room's store views; `client.sent` is the one record of what
+ *   became of each envelope it sent.
  *
  * @example
  * import { MEWParticipant } from '@/lib/sdk';
@@ -52,7 +54,7 @@ export type {
   ParticipantTools,
   ReasoningOptions,
 } from './participant-namespaces';
-export type { AwaitOptions } from './reply-waiter';
+export type { AwaitOptions, SendState, SentEnvelopes, SentRecord } from './sent-envelopes';
 export {
   CapabilityDeniedError,
   ConnectionClosedError,
@@ -85,4 +87,4 @@ export type { PauseInfo } from './own-pause';
 export type { ContextUsage, TelemetryOptions } from './context-telemetry';
 export type { ReasoningCancel, ReasoningHandle } from './reasoning-session';
 export type { StreamInfo } from './model/streams-slice';
-export type { ModelChanges, Peer } from './participant-model';
+export type { ModelChanges, ParticipantModel, Peer } from './participant-model';

@@ -16,10 +16,10 @@ import {
   COALESCE_PARAM,
 } from '../protocol';
 import { EventHub, type Unsubscribe } from './event-hub';
-import { OutboundQueue } from './outbound-queue';
 import { randomUuid } from './random-uuid';
 import { DEFAULT_BACKOFF, isDocumentHidden, reconnectDelay, type BackoffOptions } from './reconnect-backoff';
 import { BoundedMap } from '../collections/bounded-map';
+import { SentEnvelopes } from './sent-envelopes';
 import {
   CONNECT_ATTEMPT_TIMEOUT_MS,
   DEFAULT_JOIN_MODE,
@@ -180,15 +180,6 @@ export type ClientEvents = {
   error: Error;
 } & { [K in Kind]: Envelope<K> };
 
-/** One of my envelopes, between `send` and its echo or refusal. */
-interface UnsettledSend {
-  text: string;
-  /** `rate_limited` refusals retried so far. */
-  retries: number;
-  /** Written to a connection, so the gateway may have it: sent again after a reconnect. False while queued. */
-  written: boolean;
-}
-
 /** Close codes after which reconnecting cannot help (see `ConnectionStatus`). */
 const FINAL_CLOSE_CODES: ReadonlySet<number> = new Set([CLOSE_CODES.unauthorized, CLOSE_CODES.kicked, CLOSE_CODES.unknown_space, CLOSE_CODES.replaced]);
 
@@ -215,7 +206,11 @@ export class MEWClient {
   private readonly hub = new EventHub<ClientEvents>((error, event) =>
     event === 'error' ? console.error('[mew-sdk] error listener failed:', error) : this.reportError(error),
   );
-  private readonly queue: OutboundQueue<{ id: string; text: string }>;
+  /**
+   * What became of each envelope I sent: queued, written, retried, accepted or refused, and who waits on it
+   * (`MEWParticipant.sendAndAwait`, `mcpRequest`). Resent from here after a drop, and after `rate_limited`.
+   */
+  readonly sent: SentEnvelopes;
   private readonly url: string;
   private readonly backoff: Readonly<BackoffOptions>;
   private readonly createTransport: TransportFactory;
@@ -233,8 +228,6 @@ export class MEWClient {
   private retryTimer?: ReturnType<typeof setTimeout>;
   private attemptTimer?: ReturnType<typeof setTimeout>;
   private joinTimer?: ReturnType<typeof setTimeout>;
-  /** My envelopes neither echoed nor refused yet, as sent, oldest first: resent from here after a drop, and after `rate_limited`. */
-  private readonly unsettled: BoundedMap<string, UnsettledSend>;
   /** Ids of the envelopes emitted lately: one delivered again is not emitted again. */
   private readonly dispatched: BoundedMap<string, true>;
   private livenessTimer?: ReturnType<typeof setInterval>;
@@ -246,10 +239,12 @@ export class MEWClient {
     if (options.exclusive) url = withQuery(url, EXCLUSIVE_PARAM, '1');
     if (options.coalesceMs !== undefined) url = withQuery(url, COALESCE_PARAM, String(options.coalesceMs));
     this.url = url;
-    this.queue = new OutboundQueue(options.outboundQueueLimit ?? OUTBOUND_QUEUE_LIMIT);
-    this.unsettled = new BoundedMap(options.outboundQueueLimit ?? OUTBOUND_QUEUE_LIMIT, (id) =>
-      this.hub.emit('unacknowledged', { ids: [id], reason: `more than ${this.unsettled.capacity} sends were awaiting acknowledgement` }),
-    );
+    this.sent = new SentEnvelopes({
+      limit: options.outboundQueueLimit ?? OUTBOUND_QUEUE_LIMIT,
+      rateLimitRetries: options.rateLimitRetries ?? RATE_LIMIT_MAX_RETRIES,
+      write: (text) => this.write(text),
+      unacknowledged: (lost) => this.hub.emit('unacknowledged', lost),
+    });
     this.dispatched = new BoundedMap(options.recentEnvelopeIds ?? RECENT_ENVELOPE_IDS);
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.createTransport = options.transport ?? createWebSocketTransport;
@@ -312,7 +307,7 @@ export class MEWClient {
    * if (client.queuedCount > 0) showBadge(`${client.queuedCount} unsent`);
    */
   get queuedCount(): number {
-    return this.queue.size;
+    return this.sent.queuedCount;
   }
 
   /**
@@ -367,7 +362,7 @@ export class MEWClient {
     this.stop();
     this.abandonTransport(NORMAL_CLOSE, 'client disconnected');
     this._lastClose = { code: NORMAL_CLOSE, reason: 'disconnect() called' };
-    this.giveUpInDoubt('disconnect() was called before the gateway acknowledged them');
+    this.endSends(this._lastClose, 'disconnect() was called before the gateway acknowledged them');
     this.setStatus('disconnected', { close: this._lastClose, willReconnect: false });
   }
 
@@ -400,9 +395,7 @@ export class MEWClient {
     const full = { protocol: PROTOCOL_VERSION, ...envelope, id: envelope.id ?? randomUuid() } as SentEnvelope;
     const parsed = parseEnvelope(full, { inbound: true });
     if (!parsed.ok) throw new InvalidEnvelopeError(parsed.issues);
-    const text = JSON.stringify(full);
-    const written = this.transmit(full.id, text);
-    this.unsettled.set(full.id, { text, retries: 0, written });
+    this.sent.send(full, JSON.stringify(full));
     return full;
   }
 
@@ -420,15 +413,12 @@ export class MEWClient {
     return true;
   }
 
-  /** Sends now (true), or queues for the next welcome (false). */
-  private transmit(id: string, text: string): boolean {
+  /** Writes now (true), or not (false: `sent` keeps it queued for the next welcome). */
+  private write(text: string): boolean {
     // A socket that is already closing would swallow it; queue it for the connection that replaces this one.
-    if (this._status === 'ready' && this.transport!.isOpen()) {
-      this.transport!.send(text);
-      return true;
-    }
-    this.queue.push({ id, text });
-    return false;
+    if (this._status !== 'ready' || !this.transport!.isOpen()) return false;
+    this.transport!.send(text);
+    return true;
   }
 
   private open(): void {
@@ -523,7 +513,7 @@ export class MEWClient {
     // A repeat after the welcome is the gateway answering a resend with the original, cursor and all: that cursor is
     // behind what this connection has seen, so it must not move ours back. (Before the welcome, a catch-up is in order.)
     if (envelope.cursor !== undefined && !(repeat && this._status === 'ready')) this._cursor = envelope.cursor;
-    if (this.retriesLater(envelope)) return;
+    if (this.sent.observe(envelope, this.participantId)) return; // a rate-limited send of mine, retried later
     if (repeat) return this.hub.emit('duplicate', envelope);
     this.dispatched.set(envelope.id, true);
     const generation = this.generation;
@@ -544,54 +534,16 @@ export class MEWClient {
     }
   }
 
-  /**
-   * On a connection's first welcome: first what an earlier connection may or may not have delivered (the catch-up
-   * before the welcome settled those the gateway had; the gateway answers a repeat of the others with the
-   * original), then what was queued. Before `ready`, so a `status` listener's sends come after them.
-   */
+  /** On a connection's first welcome, before `ready` (so a `status` listener's sends come after): see `SentEnvelopes.flush`. */
   private flush(): void {
     const transport = this.transport!;
-    for (const sent of this.unsettled.values()) if (sent.written) transport.send(sent.text);
-    for (const { id, text } of this.queue.drain()) {
-      transport.send(text);
-      const sent = this.unsettled.get(id);
-      if (sent) sent.written = true;
-    }
+    this.sent.flush((text) => transport.send(text));
   }
 
-  /** Forgets the sends in doubt, telling `unacknowledged` listeners: nothing will settle or resend them now. */
-  private giveUpInDoubt(reason: string): void {
-    const ids = [...this.unsettled].filter(([, sent]) => sent.written).map(([id]) => id);
-    for (const id of ids) this.unsettled.delete(id);
-    if (ids.length > 0) this.hub.emit('unacknowledged', { ids, reason });
-  }
-
-  /**
-   * Settles my envelope when its echo or refusal arrives; true when the envelope is a `rate_limited` refusal of it
-   * that will be retried after `retry_after_ms` instead (nobody hears of it: the envelope has not failed yet).
-   */
-  private retriesLater(envelope: AnyEnvelope): boolean {
-    if (envelope.kind !== 'system/error') {
-      if (envelope.from === this.participantId) this.unsettled.delete(envelope.id);
-      return false;
-    }
-    const id = envelope.correlation_id?.find((ref) => this.unsettled.has(ref));
-    if (id === undefined) return false;
-    const sent = this.unsettled.get(id)!;
-    if (envelope.payload.error !== 'rate_limited' || sent.retries >= (this.options.rateLimitRetries ?? RATE_LIMIT_MAX_RETRIES)) {
-      this.unsettled.delete(id);
-      return false;
-    }
-    sent.retries++;
-    sent.written = false; // refused, so not in doubt: a reconnect meanwhile does not resend it, the timer does
-    setTimeout(() => {
-      try {
-        sent.written = this.transmit(id, sent.text);
-      } catch (error) {
-        this.reportError(error);
-      }
-    }, envelope.payload.retry_after_ms ?? 0);
-    return true;
+  /** The end of the connection for good: the sends in doubt are given up (`unacknowledged`), and whoever waits fails. */
+  private endSends(close: CloseInfo, reason: string): void {
+    this.sent.giveUpInDoubt(reason);
+    this.sent.failAll(new ConnectionClosedError(close.code, close.reason));
   }
 
   private handleClose(close: CloseInfo): void {
@@ -602,16 +554,16 @@ export class MEWClient {
     const inDoubt = 'the connection ended for good before the gateway acknowledged them';
     if (FINAL_CLOSE_CODES.has(close.code)) {
       this.stop();
-      this.giveUpInDoubt(inDoubt);
+      this.endSends(close, inDoubt);
       this.setStatus('error', { close });
     } else if (this.options.reconnect === false) {
       this.stop();
-      this.giveUpInDoubt(inDoubt);
+      this.endSends(close, inDoubt);
       this.setStatus('disconnected', { close, willReconnect: false });
     } else if (this.attempt >= maxAttempts) {
       this.stop();
       this._lastClose = { code: close.code, reason: `gave up after ${this.attempt} reconnect attempts (last: ${close.reason || close.code})` };
-      this.giveUpInDoubt(inDoubt);
+      this.endSends(this._lastClose, inDoubt);
       this.setStatus('error', { close: this._lastClose });
     } else {
       this.scheduleReconnect(close);

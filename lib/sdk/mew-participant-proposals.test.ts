@@ -141,6 +141,32 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
     expect(await result).toEqual({ content: [{ type: 'text', text: '3' }] });
   });
 
+  it('expires a proposal past the model’s deadline as the control room does: a proposal event says so, pending() drops it, fulfil refuses', async () => {
+    const strict = await participants.connect('human', { autoDiscovery: false, spaceModel: { proposalTimeoutMs: 300 } });
+    const pending = nextEvent(strict, 'proposal', (p) => p.state === 'pending');
+    const result = agent.mcpRequest('calc', ADD, 5000).catch(() => undefined);
+    const { id } = await pending;
+    expect(strict.proposals.pending().map((p) => p.id)).toEqual([id]);
+    expect(await nextEvent(strict, 'proposal', (p) => p.id === id && p.state !== 'pending')).toMatchObject({ state: 'expired' });
+    expect(strict.proposals.pending()).toEqual([]);
+    expect(() => strict.proposals.fulfil(id)).toThrow(`proposal ${id} is already expired`);
+    agent.withdraw(id);
+    await result;
+  });
+
+  it('sends one decision per proposal: while the gateway has not answered it, a second fulfil or reject is refused', async () => {
+    const pending = nextEvent(human, 'proposal', (p) => p.state === 'pending');
+    const result = agent.mcpRequest('calc', ADD, 5000);
+    const { id } = await pending;
+    const first = human.proposals.fulfil(id);
+    expect(human.proposals.sentDecision(id)).toBe(first.envelope);
+    expect(() => human.proposals.fulfil(id)).toThrow(`my mcp/request on proposal ${id} awaits the gateway's answer`);
+    expect(() => human.proposals.reject(id, 'unsafe')).toThrow(MewSdkError);
+    expect(await result).toEqual({ content: [{ type: 'text', text: '3' }] });
+    await vi.waitFor(() => expect(human.proposals.get(id)?.state).toBe('completed'));
+    expect(human.proposals.sentDecision(id)).toBeUndefined();
+  });
+
   it('rejects with CapabilityDeniedError when neither a request nor a proposal is allowed', async () => {
     const bystander = await participants.connect('bystander');
     await expect(bystander.mcpRequest('calc', ADD, 1000)).rejects.toBeInstanceOf(CapabilityDeniedError);

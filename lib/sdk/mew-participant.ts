@@ -1,6 +1,5 @@
 import type { CapabilityPattern, CompiledCapabilities } from '../capabilities';
 import {
-  CLOSE_CODES,
   GATEWAY_ID,
   isParticipantControlKind,
   type AnyEnvelope,
@@ -18,13 +17,14 @@ import { ContextTelemetry, type ContextUsage, type TelemetryOptions } from './co
 import { EventHub, type Unsubscribe } from './event-hub';
 import { AnsweredRequests } from './answered-requests';
 import { LocalMcpServer, type McpAnswer, type McpFallbackHandler, type McpRequestHandler } from './local-mcp-server';
-import { McpRequestTracker } from './mcp-request-tracker';
+import { outstandingMcpRequests, trackedMode, trackMcpRequest } from './mcp-request-tracker';
 import { observed } from './observed';
 import { createOperate, OPERATOR_ENVELOPES } from './operate';
-import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange, type Unacknowledged } from './mew-client';
+import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange } from './mew-client';
 import { OwnPause, type PauseInfo } from './own-pause';
 import { ParticipantModel, type Peer } from './participant-model';
 import type { Proposal } from './model/proposals-slice';
+import type { SpaceStoreOptions } from './model/store-defaults';
 import { ReasoningSession, type ReasoningHandle } from './reasoning-session';
 import { compileCapabilitiesSafely } from './safe-capabilities';
 import { DEFAULT_REQUEST_TIMEOUT_MS, DISCOVERY_STAGGER_MS, STREAM_OPEN_TIMEOUT_MS } from './sdk-defaults';
@@ -45,9 +45,9 @@ import type {
   ReasoningOptions,
   RejectOptions,
 } from './participant-namespaces';
-import { ReplyWaiter, type AwaitOptions } from './reply-waiter';
 import { randomUuid } from './random-uuid';
-import { CapabilityDeniedError, ConnectionClosedError, GatewayRefusalError, MewSdkError, RequestCancelledError, UnacknowledgedSendError } from './sdk-errors';
+import { CapabilityDeniedError, MewSdkError, RequestCancelledError } from './sdk-errors';
+import type { AwaitOptions } from './sent-envelopes';
 import type { StreamInfo } from './model/streams-slice';
 import { ToolDiscovery, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
 
@@ -92,6 +92,12 @@ export interface MEWParticipantOptions extends MEWClientOptions {
   onRequest?: McpFallbackHandler;
   /** Requests addressed to me whose responses are kept, so that one delivered again is not run again. @default ANSWERED_REQUESTS */
   answeredRequests?: number;
+  /**
+   * Options of my space model (lib/sdk/model/store-defaults.ts), the same defaults as the control room's (proposal
+   * expiry and all). `screen: true` also derives what only a screen shows; the control room passes it and views this
+   * participant's `spaceModel` in its store. @default { screen: false }
+   */
+  spaceModel?: SpaceStoreOptions;
 }
 
 /** More of `mcpRequest`. */
@@ -108,7 +114,7 @@ export type ParticipantEvents = {
   'participant-leave': { id: string };
   /** My capabilities changed (a welcome). */
   capabilities: readonly CapabilityPattern[];
-  /** Someone else's proposal appeared or moved along (fulfilled, completed, rejected, withdrawn…). */
+  /** Someone else's proposal appeared or moved along (fulfilled, completed, rejected, withdrawn, expired…). */
   proposal: Proposal;
   /** The chats awaiting my acknowledgement changed. */
   'chat-queue': ChatMessage[];
@@ -129,6 +135,8 @@ const TOOLS_LIST_CHANGED = 'notifications/tools/list_changed';
 // Representative payloads for asking "may this participant answer MCP?" and "may I ask for its tools?".
 const SAMPLE_MCP_RESPONSE = { jsonrpc: '2.0', id: 0, result: {} };
 const SAMPLE_TOOLS_LIST_REQUEST = { jsonrpc: '2.0', id: 0, ...TOOLS_LIST };
+/** The longest delay `setTimeout` takes; a later expiry is reached in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Layer 2 of the SDK: a protocol-aware participant. It owns a `MEWClient` (composition rather than inheritance:
@@ -138,7 +146,8 @@ const SAMPLE_TOOLS_LIST_REQUEST = { jsonrpc: '2.0', id: 0, ...TOOLS_LIST };
  * (`telemetry`), controls addressed to it (`controls`), what it does to others as an operator (`operate`), reasoning
  * sequences (`reasoning`) and streams (`streams`);
  * MCP calls with the proposal fallback (`mcpRequest`) and `sendAndAwait` sit on the participant itself. What it knows
- * of the space comes from the space model's reducers (`ParticipantModel`), the control room's own.
+ * of the space is its `spaceModel` (`ParticipantModel`), applied as envelopes arrive: the control room's store is a view
+ * of the browser participant's. What became of what it sends is the client's one record per envelope (`client.sent`).
  *
  * @example
  * const calc = new MEWParticipant({ gateway, space: 'demo', token });
@@ -158,11 +167,16 @@ export class MEWParticipant {
   );
   private readonly server: LocalMcpServer;
   private answerMcp: McpRequestHandler = (method, params, context) => this.server.answer(method, params, context);
-  /** The space as my envelopes describe it: peers, proposals, streams, chats awaiting me (the space model's reducers). */
-  private readonly model = new ParticipantModel();
-  private readonly requests = new McpRequestTracker();
-  private readonly replies = new ReplyWaiter();
+  /**
+   * The space as my envelopes describe it (lib/sdk/model): peers, proposals, streams, chats awaiting me, and with
+   * `spaceModel: { screen: true }` all a screen shows. Read it, never write it; the control room's store views it
+   * (`createSpaceStore({ model: participant.spaceModel })`).
+   */
+  readonly spaceModel: ParticipantModel;
   private readonly answered: AnsweredRequests;
+  private expiryTimer?: ReturnType<typeof setTimeout>;
+  /** When the expiry timer fires (Infinity: not set). */
+  private expiryAt = Infinity;
   private readonly ownPause = new OwnPause();
   private readonly reasoningSessions = new Map<string, ReasoningSession>();
   private readonly toolDiscovery: ToolDiscovery;
@@ -197,8 +211,10 @@ export class MEWParticipant {
   readonly proposals: ParticipantProposals = {
     fulfil: (proposalId, options = {}) => this.fulfil(proposalId, options),
     reject: (proposalId, reason = 'disagree', explanation, options) => this.reject(proposalId, reason, explanation, options),
-    pending: () => this.model.pendingProposals(),
-    get: (proposalId) => this.model.proposal(proposalId),
+    pending: () => this.spaceModel.pendingProposals(),
+    get: (proposalId) => this.spaceModel.proposal(proposalId),
+    sentDecision: (proposalId) =>
+      this.client.sent.awaitingAck((e) => (e.kind === 'mcp/request' || e.kind === 'mcp/reject') && (e.correlation_id?.includes(proposalId) ?? false)),
   };
 
   /** Chat and the acknowledgement queue. */
@@ -210,7 +226,7 @@ export class MEWParticipant {
         ...(options.correlationId && { correlation_id: options.correlationId }),
         payload: { text, ...(options.format && { format: options.format }) },
       }),
-    pending: () => this.model.pendingChats(),
+    pending: () => this.spaceModel.pendingChats(),
     acknowledge: (chatId, status = 'received') => this.closeChat(chatId, 'chat/acknowledge', { status }),
     cancel: (chatId, reason) => this.closeChat(chatId, 'chat/cancel', reason === undefined ? {} : { reason }),
   };
@@ -243,9 +259,9 @@ export class MEWParticipant {
     request: async (payload, options = {}) => {
       const sent = this.send({ kind: 'stream/request', ...(options.correlationId && { correlation_id: options.correlationId }), payload });
       const open = await this.awaitReply(sent.id, { replyKinds: ['stream/open'], timeoutMs: options.timeoutMs ?? STREAM_OPEN_TIMEOUT_MS });
-      return this.streamHandle(this.model.stream(open.payload.stream_id)!);
+      return this.streamHandle(this.spaceModel.stream(open.payload.stream_id)!);
     },
-    active: () => this.model.activeStreams(),
+    active: () => this.spaceModel.activeStreams(),
     onData: (streamId, listener) =>
       this.client.on('stream/data', (frame) => {
         if (frame.streamId === streamId) listener(frame);
@@ -254,6 +270,9 @@ export class MEWParticipant {
 
   constructor(private readonly options: MEWParticipantOptions) {
     this.client = new MEWClient(options);
+    this.spaceModel = new ParticipantModel({ screen: false, ...options.spaceModel }, (expired) => {
+      for (const proposal of expired) this.hub.emit('proposal', proposal);
+    });
     this.server = new LocalMcpServer(options.onRequest);
     this.answered = new AnsweredRequests(options.answeredRequests);
     this.contextTelemetry = new ContextTelemetry(options.telemetry);
@@ -266,7 +285,7 @@ export class MEWParticipant {
     this.client.on('message', (envelope) => this.handleEnvelope(envelope));
     this.client.on('status', (change) => this.handleStatus(change));
     this.client.on('duplicate', (envelope) => this.handleDuplicate(envelope));
-    this.client.on('unacknowledged', (lost) => this.handleUnacknowledged(lost));
+    if (this.spaceModel.config.screen) this.client.on('stream/data', (frame) => this.spaceModel.observe(frame, Date.now()));
   }
 
   // ── Connection ───────────────────────────────────────────────────────────────────────────────────────
@@ -319,7 +338,7 @@ export class MEWParticipant {
    * participant.participants.map((p) => p.id); // ['alice', 'files']
    */
   get participants(): Peer[] {
-    return this.model.peers();
+    return this.spaceModel.peers();
   }
 
   /**
@@ -358,8 +377,9 @@ export class MEWParticipant {
    * Sends an envelope and waits for what becomes of it: the first reply of `replyKinds` correlated to it (from
    * `from`, when given), or with no reply kinds its echo, which means the gateway accepted and routed it. Rejects
    * with `GatewayRefusalError` when the gateway refuses it, `RequestTimeoutError` after `timeoutMs`,
-   * `UnacknowledgedSendError` when the client gave up on it unacknowledged (see the client's `unacknowledged`).
-   * Throws at once what `send` throws (paused, invalid, queue full).
+   * `UnacknowledgedSendError` when the client gave up on it unacknowledged (see the client's `unacknowledged`),
+   * `ConnectionClosedError` when the connection ended for good. Throws at once what `send` throws (paused, invalid,
+   * queue full). It waits on the envelope's one record in `client.sent`, where `mcpRequest` follows its requests too.
    *
    * @example
    * const { envelope, reply } = participant.sendAndAwait(
@@ -381,7 +401,7 @@ export class MEWParticipant {
    * const acked = participant.awaitReply(sent.id, { replyKinds: ['capability/grant-ack'], timeoutMs: 60_000 });
    */
   awaitReply<K extends Kind>(envelopeId: string, options: AwaitOptions<K>): Promise<Envelope<K>> {
-    return this.replies.wait(envelopeId, options);
+    return this.client.sent.wait(envelopeId, options);
   }
 
   // ── Calling others ───────────────────────────────────────────────────────────────────────────────────
@@ -412,11 +432,11 @@ export class MEWParticipant {
    * participant.withdraw(proposalId, 'no_longer_needed');
    */
   withdraw(proposalId: string, reason = 'no_longer_needed'): SentEnvelope {
-    const known = this.model.proposal(proposalId);
-    const mine = this.requests.modeOf(proposalId) === 'proposal' || (known?.proposer === this.id && known?.state === 'pending');
+    const known = this.spaceModel.proposal(proposalId);
+    const mine = trackedMode(this.client.sent, proposalId) === 'proposal' || (known?.proposer === this.id && known?.state === 'pending');
     if (!mine) throw new MewSdkError(`${proposalId} is not a pending proposal of mine`);
     const sent = this.send(withdrawal(proposalId, reason));
-    this.requests.fail(proposalId, new RequestCancelledError(`proposal ${proposalId}`, `withdrawn (${reason})`));
+    this.client.sent.fail(proposalId, new RequestCancelledError(`proposal ${proposalId}`, `withdrawn (${reason})`));
     return sent;
   }
 
@@ -425,24 +445,23 @@ export class MEWParticipant {
   private handleWelcome(welcome: Envelope<'system/welcome'>): void {
     // A fresh welcome (e.g. after a grant) replaces my capabilities wholesale: it is authoritative.
     this.compiled = compileCapabilitiesSafely(welcome.payload.you.capabilities);
-    this.model.observe(welcome, Date.now()); // before the 'message' event: discovery below reads the peers
+    this.spaceModel.observe(welcome, Date.now()); // before the 'message' event: discovery below reads the peers
     this.hub.emit('capabilities', this.compiled.patterns);
-    this.hub.emit('streams', this.model.activeStreams());
+    this.hub.emit('streams', this.spaceModel.activeStreams());
     const staggerMs = this.options.discovery?.staggerMs ?? DISCOVERY_STAGGER_MS;
-    this.model.peers().forEach((peer, index) => {
+    this.spaceModel.peers().forEach((peer, index) => {
       this.autoDiscover(peer.id, index * staggerMs);
     });
   }
 
   private handleEnvelope(envelope: AnyEnvelope): void {
     const me = this.id;
-    this.replies.observe(envelope, me);
-    this.requests.observe(envelope);
     if (envelope.kind !== 'system/welcome') {
-      const changes = this.model.observe(envelope, Date.now());
+      const changes = this.spaceModel.observe(envelope, Date.now());
       for (const proposal of changes.proposals) this.hub.emit('proposal', proposal);
-      if (changes.chatQueue) this.hub.emit('chat-queue', this.model.pendingChats());
-      if (changes.streams) this.hub.emit('streams', this.model.activeStreams());
+      if (changes.chatQueue) this.hub.emit('chat-queue', this.spaceModel.pendingChats());
+      if (changes.streams) this.hub.emit('streams', this.spaceModel.activeStreams());
+      if (this.spaceModel.nextExpiry < this.expiryAt) this.scheduleExpiry();
     }
     if (envelope.from === me) return;
     const addressedToMe = me !== undefined && (envelope.to?.includes(me) ?? false);
@@ -472,7 +491,7 @@ export class MEWParticipant {
   private handlePresence(envelope: Envelope<'system/presence'>): void {
     const { event, participant } = envelope.payload;
     if (participant.id === this.id) return;
-    const peer = this.model.peer(participant.id);
+    const peer = this.spaceModel.peer(participant.id);
     if (event === 'join' && peer) {
       this.hub.emit('participant-join', peer);
       this.autoDiscover(participant.id, 0);
@@ -483,12 +502,33 @@ export class MEWParticipant {
   }
 
   private handleStatus(change: StatusChange): void {
+    this.spaceModel.setConnection(change.status, change.close?.reason, Date.now());
+    // Whoever awaits a send of mine already learnt it from the client (`client.sent`).
     if (change.status === 'error' || (change.status === 'disconnected' && !change.willReconnect)) {
-      const error = new ConnectionClosedError(change.close?.code ?? CLOSE_CODES.normal, change.close?.reason ?? '');
-      this.requests.rejectAll(error);
-      this.replies.rejectAll(error);
       this.toolDiscovery.reset();
+      clearTimeout(this.expiryTimer);
+      this.expiryAt = Infinity;
     }
+  }
+
+  /**
+   * Keeps one timer on the model's next expiry, so a proposal expires on time (a `proposal` event says so) in a quiet
+   * space too; the control room's clock ticks the same model.
+   */
+  private scheduleExpiry(): void {
+    const at = this.spaceModel.nextExpiry;
+    clearTimeout(this.expiryTimer);
+    this.expiryAt = at;
+    if (at === Infinity) return;
+    this.expiryTimer = setTimeout(
+      () => {
+        this.expiryAt = Infinity;
+        this.spaceModel.tick(Date.now());
+        this.scheduleExpiry();
+      },
+      Math.min(Math.max(0, at - Date.now()), MAX_TIMER_MS),
+    );
+    (this.expiryTimer as { unref?: () => void }).unref?.();
   }
 
   /**
@@ -535,15 +575,6 @@ export class MEWParticipant {
     this.answerAgain(envelope.id);
   }
 
-  /** My sends whose fate the client gave up on: whoever awaits them learns it now rather than at their timeout. */
-  private handleUnacknowledged({ ids, reason }: Unacknowledged): void {
-    for (const id of ids) {
-      const error = new UnacknowledgedSendError(id, reason);
-      this.replies.fail(id, error);
-      this.requests.fail(id, error);
-    }
-  }
-
   /**
    * Acts on a control addressed to me, but only when the sender's capabilities, as the gateway announced them
    * (plus grants I saw), allow it. The gateway already enforced them; checking again here keeps a participant
@@ -551,7 +582,7 @@ export class MEWParticipant {
    * participant can send as it.
    */
   private async handleControl(envelope: AnyEnvelope): Promise<void> {
-    if (envelope.from !== GATEWAY_ID && !this.model.allows(envelope.from, envelope)) {
+    if (envelope.from !== GATEWAY_ID && !this.spaceModel.allows(envelope.from, envelope)) {
       const reason = `${envelope.from} is not known to hold a capability for ${envelope.kind}`;
       return this.hub.emit('control-ignored', { envelope, reason });
     }
@@ -601,11 +632,10 @@ export class MEWParticipant {
   /** A restart's baseline (spec §3.9.9): my reasoning, streams, proposals (withdrawn) and requests end. */
   private endWork(): void {
     for (const session of [...this.reasoningSessions.values()]) session.cancel('restart');
-    for (const stream of this.model.activeStreams()) if (stream.owner === this.id) this.closeQuietly(this.streamHandle(stream), 'restart');
-    for (const id of this.requests.outstanding()) {
-      const mode = this.requests.modeOf(id);
+    for (const stream of this.spaceModel.activeStreams()) if (stream.owner === this.id) this.closeQuietly(this.streamHandle(stream), 'restart');
+    for (const { id, mode } of outstandingMcpRequests(this.client.sent)) {
       if (mode === 'proposal') this.sendQuietly(withdrawal(id, 'restarting'));
-      this.requests.fail(id, new RequestCancelledError(`${mode === 'proposal' ? 'proposal' : 'mcp/request'} ${id}`, 'restarting'));
+      this.client.sent.fail(id, new RequestCancelledError(`${mode === 'proposal' ? 'proposal' : 'mcp/request'} ${id}`, 'restarting'));
     }
   }
 
@@ -702,7 +732,7 @@ export class MEWParticipant {
     return result;
   }
 
-  /** Sends a request or proposal and follows it to its answer; a gateway refusal fails it at once. */
+  /** Sends a request or proposal and follows it to its answer on its sent record (a gateway refusal fails it at once). */
   private sendTracked(
     kind: 'mcp/request' | 'mcp/proposal',
     to: string[],
@@ -711,27 +741,21 @@ export class MEWParticipant {
     correlationId?: string[],
     signal?: AbortSignal,
   ): { envelope: SentEnvelope; result: Promise<unknown> } {
-    const { envelope, reply } = this.sendAndAwait(
-      { kind, to, ...(correlationId && { correlation_id: correlationId }), payload },
-      { replyKinds: [], timeoutMs },
-    );
+    const envelope = this.send({ kind, to, ...(correlationId && { correlation_id: correlationId }), payload });
     const withdraw = (reason: string) => this.sendQuietly(withdrawal(envelope.id, reason));
-    const result = this.requests.track(envelope.id, {
+    const result = trackMcpRequest(this.client.sent, envelope.id, {
       mode: kind === 'mcp/proposal' ? 'proposal' : 'request',
       targets: to,
       timeoutMs,
       ...(kind === 'mcp/proposal' && { onTimeout: () => withdraw('timeout') }),
     });
-    reply.catch((error: unknown) => {
-      if (error instanceof GatewayRefusalError) this.requests.fail(envelope.id, error);
-    });
     if (signal) {
       const onAbort = () => {
-        const state = this.model.proposal(envelope.id)?.state;
+        const state = this.spaceModel.proposal(envelope.id)?.state;
         // Not yet echoed (undefined) counts as pending: an approver may already be looking at it.
         if (kind === 'mcp/proposal' && (state === undefined || state === 'pending')) withdraw('cancelled');
         const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
-        this.requests.fail(envelope.id, new RequestCancelledError(`${kind} ${envelope.id}`, why));
+        this.client.sent.fail(envelope.id, new RequestCancelledError(`${kind} ${envelope.id}`, why));
       };
       signal.addEventListener('abort', onAbort, { once: true });
       void result.catch(() => undefined).finally(() => signal.removeEventListener('abort', onAbort));
@@ -743,11 +767,14 @@ export class MEWParticipant {
     return { ...call, jsonrpc: '2.0', id: call.id ?? this.nextJsonRpcId++ };
   }
 
+  /** A pending proposal I may decide: known, pending, and not already decided by a send of mine the gateway has not answered. */
   private pendingProposal(proposalId: string): Proposal {
-    const proposal = this.model.proposal(proposalId);
+    const proposal = this.spaceModel.proposal(proposalId);
     if (proposal?.state !== 'pending') {
       throw new MewSdkError(proposal ? `proposal ${proposalId} is already ${proposal.state}` : `no proposal ${proposalId} is known`);
     }
+    const sent = this.proposals.sentDecision(proposalId);
+    if (sent) throw new MewSdkError(`my ${sent.kind} on proposal ${proposalId} awaits the gateway's answer`);
     return proposal;
   }
 
@@ -759,17 +786,17 @@ export class MEWParticipant {
 
   private autoDiscover(participantId: string, delayMs: number): void {
     if (!this.options.autoDiscovery) return;
-    if (!this.model.allows(participantId, { kind: 'mcp/response', payload: SAMPLE_MCP_RESPONSE })) return;
+    if (!this.spaceModel.allows(participantId, { kind: 'mcp/response', payload: SAMPLE_MCP_RESPONSE })) return;
     if (!this.canSend('mcp/request', SAMPLE_TOOLS_LIST_REQUEST)) return;
     this.toolDiscovery.discover(participantId, { delayMs }).catch(() => undefined); // the failure is in its status
   }
 
   private closeChat(chatId: string, kind: 'chat/acknowledge' | 'chat/cancel', payload: Record<string, unknown>): SentEnvelope {
-    const chat = this.model.chatMessage(chatId);
+    const chat = this.spaceModel.chatMessage(chatId);
     const sent = this.send({ kind, ...(chat && { to: [chat.from] }), correlation_id: [chatId], payload } as OutgoingEnvelope);
     const me = this.id;
-    if (me !== undefined && this.model.sentReceipt({ ...sent, from: me, ts: new Date().toISOString() } as AnyEnvelope, Date.now())) {
-      this.hub.emit('chat-queue', this.model.pendingChats());
+    if (me !== undefined && this.spaceModel.sentReceipt({ ...sent, from: me, ts: new Date().toISOString() } as AnyEnvelope, Date.now())) {
+      this.hub.emit('chat-queue', this.spaceModel.pendingChats());
     }
     return sent;
   }

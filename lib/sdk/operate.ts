@@ -2,7 +2,7 @@ import { GATEWAY_ID, type Envelope, type Kind } from '../protocol';
 import type { OutgoingEnvelope, SentEnvelope } from './mew-client';
 import { observed } from './observed';
 import type { AcknowledgedOperation, OperateArgs, OperateOptions, Operation, OperatorAction, ParticipantOperate } from './participant-namespaces';
-import type { AwaitOptions } from './reply-waiter';
+import type { AwaitOptions } from './sent-envelopes';
 import { OPERATION_TIMEOUT_MS } from './sdk-defaults';
 
 /** What the `operate` namespace needs of its participant. */
@@ -48,8 +48,8 @@ export const OPERATOR_ENVELOPES = {
 
 /**
  * Builds a participant's `operate` namespace: each action sends its envelope through `host.send` (so a pause of mine
- * refuses it at once) and awaits the gateway's verdict through `host.awaitReply`, the SDK's one record of what
- * became of what it sent.
+ * refuses it at once) and awaits the gateway's verdict through `host.awaitReply`, on the envelope's one record of
+ * what became of it (the client's `sent`).
  */
 export function createOperate(host: OperateHost): ParticipantOperate {
   const start = <K extends Kind>(envelope: OutgoingEnvelope & { kind: K }, options: OperateOptions = {}): Operation<K> => {

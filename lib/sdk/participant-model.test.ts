@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyEnvelope } from '../protocol';
+import { PROPOSAL_TIMEOUT_MS } from './model/store-defaults';
 import { ParticipantModel } from './participant-model';
 
 let seq = 0;
@@ -86,5 +87,38 @@ describe('ParticipantModel: the space model’s reducers as the SDK’s views', 
     expect(m.allows('me', { kind: 'chat' })).toBe(false);
     m.observe(envelope('system/presence', 'system:gateway', { payload: { event: 'leave', participant: { id: 'agent' } } }), NOW);
     expect(m.peer('agent')).toBeUndefined();
+  });
+});
+
+describe('ParticipantModel: one configuration, so the SDK and the control room derive the same', () => {
+  it('expires a proposal at the default deadline the control room uses: expired, not pending, told to onExpire', () => {
+    const expired: string[] = [];
+    const m = new ParticipantModel({}, (proposals) => expired.push(...proposals.map((p) => `${p.id}:${p.state}`)));
+    m.observe(welcome('me', ['agent', 'calc']), NOW);
+    const p = proposal();
+    m.observe(p, NOW);
+    const deadline = m.proposal(p.id)!.deadline!;
+    expect(deadline).toBe(Date.parse('2025-01-01T00:00:00Z') + PROPOSAL_TIMEOUT_MS!);
+    expect(m.nextExpiry).toBe(deadline);
+    m.tick(deadline - 1);
+    expect(m.pendingProposals().map((x) => x.id)).toEqual([p.id]);
+    m.tick(deadline);
+    expect(m.proposal(p.id)?.state).toBe('expired');
+    expect(m.pendingProposals()).toEqual([]);
+    expect(expired).toEqual([`${p.id}:expired`]);
+    expect(m.nextExpiry).toBe(Infinity);
+  });
+
+  it('keeps what only a screen shows out of a model without `screen`, deriving the rest identically', () => {
+    const lean = new ParticipantModel({ screen: false });
+    const full = new ParticipantModel();
+    const p = proposal();
+    const status = envelope('participant/status', 'agent', { payload: { tokens: 1, messages_in_context: 0 } });
+    for (const m of [lean, full]) for (const e of [welcome('me', ['agent', 'calc']), p, status]) m.observe(e, NOW);
+    expect(lean.proposal(p.id)).toEqual(full.proposal(p.id));
+    expect(lean.state.log.total).toBe(0);
+    expect(lean.state.seen).toBeUndefined();
+    expect(full.state.log.total).toBe(3);
+    expect(full.state.telemetry.byParticipant.has('agent')).toBe(true);
   });
 });

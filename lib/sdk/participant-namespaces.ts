@@ -102,7 +102,8 @@ export interface Decision<T> {
 export interface ParticipantProposals {
   /**
    * Fulfils a pending proposal: its call (or an edited one) as an `mcp/request` correlated to it; `outcome`
-   * resolves with the result.
+   * resolves with the result. Throws `MewSdkError` when it is not pending (expired included) or my decision on it
+   * is already on its way (`sentDecision`).
    *
    * @example
    * participant.on('proposal', (p) => p.state === 'pending' && participant.proposals.fulfil(p.id));
@@ -110,15 +111,26 @@ export interface ParticipantProposals {
   fulfil(proposalId: string, options?: FulfilOptions): Decision<unknown>;
   /**
    * Rejects a pending proposal (`mcp/reject` to its proposer); with an explanation, a chat correlated to the reject
-   * follows. `outcome` resolves once the gateway accepted the reject.
+   * follows. `outcome` resolves once the gateway accepted the reject. Throws as `fulfil` does.
    *
    * @example
    * participant.proposals.reject(id, 'unsafe', 'That path is outside the project');
    */
   reject(proposalId: string, reason?: string, explanation?: string, options?: RejectOptions): Decision<Envelope<'mcp/reject'>>;
-  /** Others' proposals still waiting for a decision, oldest first (the space model's `Proposal`s). */
+  /**
+   * Others' proposals still waiting for a decision, oldest first (the space model's `Proposal`s): what the control
+   * room's queue shows, expiry included (a proposal past its deadline is `expired`, never pending).
+   */
   pending(): Proposal[];
   get(proposalId: string): Proposal | undefined;
+  /**
+   * My fulfilment or reject of the proposal that the gateway has neither accepted nor refused yet; meanwhile
+   * `fulfil` and `reject` refuse to send a second decision, so a tool never runs twice by accident.
+   *
+   * @example
+   * if (participant.proposals.sentDecision(id)) return; // already on its way
+   */
+  sentDecision(proposalId: string): SentEnvelope | undefined;
 }
 
 /** Chat (spec §3.4) and the acknowledgement queue of chats addressed to me. */

@@ -8,6 +8,7 @@ import { createSpaceStore } from './space-store';
 import type { StoreEnvelope } from '../sdk/model/store-envelope';
 import { KINDS, parseEnvelope } from '../protocol';
 import { env, fulfilment, proposal, response, status, T0, welcome } from '../sdk/model/testing';
+import { ParticipantModel } from '../sdk/participant-model';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -196,5 +197,39 @@ describe('createSpaceStore', () => {
     expect(logEntries(store.getState())[0].envelope.id).toBe(`m-${20_000 - LOG_CAP}`);
     expect(store.getState().telemetry.byParticipant.get('agent-0')!.samples).toHaveLength(500);
     expect(elapsed).toBeLessThan(5_000); // ~40 s of traffic at 500/s; typically well under a second
+  });
+
+  it("is a view of a participant's model: a card shows expired exactly when the participant no longer has it pending", () => {
+    const expired: string[] = [];
+    const model = new ParticipantModel({ me: 'human', proposalTimeoutMs: 10_000 }, (proposals) => expired.push(...proposals.map((p) => p.id)));
+    const store = createSpaceStore({ model });
+    const card = (id: string) => store.getState().proposals.byId.get(id)?.state;
+    const sdkPending = () => model.pendingProposals().map((p) => p.id);
+
+    // The participant applies what arrives; subscribers hear of it when the store publishes (the control room batches that).
+    const listener = vi.fn();
+    store.subscribe(listener);
+    model.observe(proposal('p', 'agent-1', 'fs', 'rm', {}, 0), T0);
+    model.observe(proposal('q', 'agent-1', 'fs', 'rm', {}, 5_000), T0 + 5_000);
+    expect(listener).not.toHaveBeenCalled();
+    store.getState().publish();
+    store.getState().publish(); // nothing new: no notification
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(pendingProposals(store.getState()).map((p) => p.id)).toEqual(['p', 'q']);
+    expect(sdkPending()).toEqual(['p', 'q']);
+
+    // The control room's clock expires one: the SDK agrees at once, and the participant hears of it.
+    store.getState().tick(T0 + 10_000);
+    expect(card('p')).toBe('expired');
+    expect(sdkPending()).toEqual(['q']);
+    expect(expired).toEqual(['p']);
+
+    // And the other way: the participant's own expiry timer ticks the model; the next publication shows it.
+    model.tick(T0 + 15_000);
+    expect(sdkPending()).toEqual([]);
+    store.getState().publish();
+    expect(card('q')).toBe('expired');
+    expect(pendingProposals(store.getState())).toEqual([]);
+    expect(expired).toEqual(['p', 'q']);
   });
 });

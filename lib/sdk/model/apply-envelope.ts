@@ -1,11 +1,11 @@
 import { reduceChat } from './chat-slice';
-import { myWelcome, reduceConnection, setConnectionStatus, type ConnectionStatus } from './connection-slice';
+import { myWelcome, reduceConnection } from './connection-slice';
 import { reduceLog } from './envelope-log';
 import { reduceErrors } from './errors-slice';
 import { reduceSecurity } from './security-slice';
 import { reduceGrants } from './grants-slice';
 import { reduceParticipants, tickParticipants } from './participants-slice';
-import { reduceProposals, refreshProposalRisk, tickProposals } from './proposals-slice';
+import { reduceProposals, refreshProposalRisk, tickProposals, type Proposal } from './proposals-slice';
 import { addStreamText, addThought, linkReasoningStream, reduceReasoning, replaceThread, type Thought } from './reasoning-slice';
 import type { StreamData } from '../../protocol';
 import type { ReduceContext } from './reduce-context';
@@ -17,9 +17,9 @@ import { reduceTelemetry, tickTelemetry } from './telemetry-slice';
 import { reduceTools } from './tools-slice';
 
 /**
- * The store's reducer: applies one envelope at time `now` (epoch ms) and returns the next state. Slices the envelope
- * does not touch keep their identity. Idempotent: an envelope whose id was already applied (a catch-up after a
- * reconnect) returns `state` itself; so does anything that is not an envelope with an id, kind and sender.
+ * The space model's reducer: applies one envelope at time `now` (epoch ms) and returns the next state. Slices the
+ * envelope does not touch keep their identity. Idempotent: an envelope whose id was already applied (a catch-up after
+ * a reconnect) returns `state` itself; so does anything that is not an envelope with an id, kind and sender.
  *
  * @example
  * let state = createSpaceState({ me: 'human' });
@@ -35,12 +35,12 @@ export function applyEnvelopes<S extends SpaceState>(state: S, envelopes: Iterab
   return applyToDraft(state, envelopes, (draft, e) => envelopeInto(draft, e, now));
 }
 
-/** What the store is fed, in arrival order: a received envelope, or a raw stream frame (the SDK's `stream/data`). */
+/** What the model is fed, in arrival order: a received envelope, or a raw stream frame (the SDK's `stream/data`). */
 export type SpaceInput = StoreEnvelope | StreamData;
 
 /** Whether the input is a stream frame (`{streamId, data}`; an envelope has no `streamId`). */
 export function isStreamFrame(input: SpaceInput): input is StreamData {
-  return 'streamId' in input;
+  return typeof input === 'object' && input !== null && 'streamId' in input;
 }
 
 /**
@@ -48,9 +48,7 @@ export function isStreamFrame(input: SpaceInput): input is StreamData {
  * thousands of them, and one store notification for the lot (not one per item) is what keeps subscribers cheap.
  */
 export function applyInputs<S extends SpaceState>(state: S, inputs: Iterable<SpaceInput>, now: number): S {
-  return applyToDraft(state, inputs, (draft, input) =>
-    isStreamFrame(input) ? streamDataInto(draft, input.streamId, input.data, now) : envelopeInto(draft, input, now),
-  );
+  return applyToDraft(state, inputs, (draft, input) => applyInto(draft, input, now));
 }
 
 /**
@@ -74,10 +72,18 @@ function applyToDraft<S extends SpaceState, T>(state: S, items: Iterable<T>, app
   return changed ? (draft as S) : state;
 }
 
+/**
+ * Applies one envelope or stream frame to `draft` in place: a state nobody else reads yet (a batch's copy, or a
+ * `ParticipantModel`'s live state, published only as copies). False when it changes nothing.
+ */
+export function applyInto(draft: SpaceState, input: SpaceInput, now: number): boolean {
+  return isStreamFrame(input) ? streamDataInto(draft, input.streamId, input.data, now) : envelopeInto(draft, input, now);
+}
+
 /** `applyEnvelope` on an unpublished copy: false when the envelope changes nothing. */
 function envelopeInto(draft: SpaceState, envelope: StoreEnvelope, now: number): boolean {
-  if (!isStoreEnvelope(envelope) || draft.seen.has(envelope.id)) return false;
-  draft.seen.set(envelope.id, true);
+  if (!isStoreEnvelope(envelope) || draft.seen?.has(envelope.id)) return false;
+  draft.seen?.set(envelope.id, true);
   const seq = ++draft.seq;
   const at = envelopeTime(envelope, now);
 
@@ -92,23 +98,26 @@ function envelopeInto(draft: SpaceState, envelope: StoreEnvelope, now: number): 
   draft.proposals = reduceProposals(draft.proposals, envelope, ctx, draft.tools);
   if (draft.tools.version !== toolsVersion) draft.proposals = refreshProposalRisk(draft.proposals, draft.tools);
 
-  draft.reasoning = reduceReasoning(draft.reasoning, envelope, ctx);
+  const screen = draft.config.screen;
+  if (screen) draft.reasoning = reduceReasoning(draft.reasoning, envelope, ctx);
   const { streams, links } = reduceStreams(draft.streams, welcome, envelope, ctx, draft.reasoning);
   draft.streams = streams;
   for (const link of links) draft.reasoning = linkReasoningStream(draft.reasoning, link.reasoningId, link.streamId);
 
   draft.participants = reduceParticipants(draft.participants, welcome, envelope, ctx);
+  draft.chat = reduceChat(draft.chat, envelope, ctx);
+  if (!screen) return true;
   draft.grants = reduceGrants(draft.grants, envelope, ctx);
   draft.telemetry = reduceTelemetry(draft.telemetry, envelope, ctx);
-  draft.chat = reduceChat(draft.chat, envelope, ctx);
   draft.log = reduceLog(draft.log, envelope, seq, now, at);
   draft.errors = reduceErrors(draft.errors, envelope, ctx);
   draft.security = reduceSecurity(draft.security, envelope, ctx);
   return true;
 }
 
-/** `applyStreamData` on an unpublished copy: false when the frame changes nothing. */
+/** `applyStreamData` on an unpublished copy: false when the frame changes nothing (always, without `screen`). */
 function streamDataInto(draft: SpaceState, streamId: string, data: string | Uint8Array, now: number): boolean {
+  if (!draft.config.screen) return false;
   const streams = countFrame(draft.streams, streamId, data.length, now);
   if (streams === draft.streams) return false;
   draft.streams = streams;
@@ -130,17 +139,17 @@ function streamDataInto(draft: SpaceState, streamId: string, data: string | Uint
  * passed lift, telemetry older than `staleAfterMs` turns stale. Also moves `clock` (countdowns read it).
  */
 export function applyTick<S extends SpaceState>(state: S, now: number): S {
-  return {
-    ...state,
-    clock: now,
-    proposals: tickProposals(state.proposals, now),
-    participants: tickParticipants(state.participants, now),
-    telemetry: tickTelemetry(state.telemetry, now, state.config.staleAfterMs),
-  };
+  const draft = { ...state };
+  tickInto(draft, now);
+  return draft;
 }
 
-/** Records a transport status change (from the SDK client's `status` event). */
-export function applyConnection<S extends SpaceState>(state: S, status: ConnectionStatus, detail: string | undefined, now: number): S {
-  const connection = setConnectionStatus(state.connection, status, detail, now);
-  return connection === state.connection ? state : { ...state, connection };
+/** `applyTick` in place (see `applyInto`); returns the proposals that expired. */
+export function tickInto(draft: SpaceState, now: number): readonly Proposal[] {
+  const { state: proposals, expired } = tickProposals(draft.proposals, now);
+  draft.clock = now;
+  draft.proposals = proposals;
+  draft.participants = tickParticipants(draft.participants, now);
+  if (draft.config.screen) draft.telemetry = tickTelemetry(draft.telemetry, now, draft.config.staleAfterMs);
+  return expired;
 }

@@ -1,9 +1,10 @@
 /**
  * The model of a space, derived only from the envelopes a participant sees: proposals, participants, grants,
  * telemetry, tools, reasoning, streams, chat, the envelope log and gateway errors. Pure reducers (`applyEnvelope`,
- * `applyTick`, …) over plain state, framework-free and isomorphic, so one derivation serves both the SDK (whose
- * participant views, e.g. `proposals`, read it) and the control room (whose zustand store, in lib/store, wraps it).
- * It lives under lib/sdk because the SDK needs it and lib/sdk sits below lib/store.
+ * `applyTick`, …) over plain state, framework-free and isomorphic, with one configuration (store-defaults.ts). A
+ * participant keeps it live (`ParticipantModel`, lib/sdk/participant-model.ts): its SDK views (e.g. `proposals`)
+ * read it, and the control room's zustand store (lib/store) publishes the browser participant's, so an agent and a
+ * dashboard derive the same states. It lives under lib/sdk because the SDK needs it and lib/sdk sits below lib/store.
  *
  * Conventions: a slice object (and each entity in it) is replaced when it changes and keeps its identity otherwise;
  * the Maps and rings inside slices are updated in place for O(1) ingestion, so read them, never write them. Times

@@ -122,11 +122,17 @@ export interface ProposalsState {
   version: number;
   /** Internal: size at which the next trim to `proposalCap` is attempted (see `trimMapAmortized`). */
   trimFloor: number;
+  /**
+   * No pending proposal expires before this (epoch ms; Infinity when none can): a tick before it has nothing to do,
+   * and a participant sets its one expiry timer by it. Lower than needed once a proposal settles early: the next
+   * tick at that time finds nothing due and moves it on.
+   */
+  nextExpiry: number;
 }
 
 /** A fresh proposals slice. */
 export function initialProposals(): ProposalsState {
-  return { byId: new Map(), byFulfilment: new Map(), byRejection: new Map(), version: 0, trimFloor: 0 };
+  return { byId: new Map(), byFulfilment: new Map(), byRejection: new Map(), version: 0, trimFloor: 0, nextExpiry: Infinity };
 }
 
 const EXECUTED: ReadonlySet<ProposalStatus> = new Set(['fulfilled', 'completed', 'failed']);
@@ -179,9 +185,12 @@ function newProposal(envelope: Envelope<'mcp/proposal'>, ctx: ReduceContext, too
 export function reduceProposals(state: ProposalsState, envelope: StoreEnvelope, ctx: ReduceContext, tools: ToolsState): ProposalsState {
   let changed: boolean;
   switch (envelope.kind) {
-    case 'mcp/proposal':
+    case 'mcp/proposal': {
       if (state.byId.has(envelope.id)) return state; // never replaced
-      return { ...state, version: state.version + 1, trimFloor: addProposal(state, envelope, ctx, tools) };
+      const trimFloor = addProposal(state, envelope, ctx, tools);
+      const nextExpiry = Math.min(state.nextExpiry, state.byId.get(envelope.id)?.deadline ?? Infinity);
+      return { ...state, version: state.version + 1, trimFloor, nextExpiry };
+    }
     case 'mcp/request':
       changed = applyFulfilment(state, envelope, ctx);
       break;
@@ -335,16 +344,28 @@ function applyExplanation(state: ProposalsState, envelope: Envelope<'chat'>, ctx
   return changed;
 }
 
-/** Expires pending proposals whose deadline has passed at `now`; same state when none did. */
-export function tickProposals(state: ProposalsState, now: number): ProposalsState {
-  let changed = false;
+const NONE_EXPIRED: readonly Proposal[] = [];
+
+/**
+ * Expires pending proposals whose deadline has passed at `now`: the next state (the same when none expired) and
+ * the proposals that expired. O(1) before `nextExpiry`, so ticking every second costs nothing while none is due.
+ */
+export function tickProposals(state: ProposalsState, now: number): { state: ProposalsState; expired: readonly Proposal[] } {
+  if (now < state.nextExpiry) return { state, expired: NONE_EXPIRED };
+  const expired: Proposal[] = [];
+  let nextExpiry = Infinity;
   for (const p of state.byId.values()) {
-    if (p.state === 'pending' && p.deadline !== undefined && p.deadline <= now) {
-      writable(state.byId).set(p.id, { ...p, state: 'expired', expiredAt: now, updatedAt: now });
-      changed = true;
+    if (p.state !== 'pending' || p.deadline === undefined) continue;
+    if (p.deadline > now) {
+      nextExpiry = Math.min(nextExpiry, p.deadline);
+      continue;
     }
+    const after: Proposal = { ...p, state: 'expired', expiredAt: now, updatedAt: now };
+    writable(state.byId).set(p.id, after);
+    expired.push(after);
   }
-  return changed ? { ...state, version: state.version + 1 } : state;
+  const version = expired.length > 0 ? state.version + 1 : state.version;
+  return { state: { ...state, version, nextExpiry }, expired };
 }
 
 /** Re-resolves every proposal's risk after a participant's tools changed; same state when none changed. */

@@ -14,7 +14,8 @@ import { initialTelemetry, type TelemetryState } from './telemetry-slice';
 import { initialTools, type ToolsState } from './tools-slice';
 
 /**
- * The control room's state for one space, derived only from the envelopes the browser participant sees.
+ * The state of one space, derived only from the envelopes a participant sees: what `ParticipantModel` keeps live
+ * and the control room's store publishes.
  *
  * Change detection: a slice object is replaced whenever anything in it changes and keeps its identity otherwise,
  * so `===` on a slice (or on an entity such as a `Proposal`, which is immutable) tells a subscriber whether to
@@ -24,8 +25,8 @@ import { initialTools, type ToolsState } from './tools-slice';
  */
 export interface SpaceState {
   config: StoreConfig;
-  /** Ids already applied (idempotent re-ingest); bounded by `config.seenIdsCap`. */
-  seen: BoundedMap<string, true>;
+  /** Ids already applied (idempotent re-ingest); bounded by `config.seenIdsCap`; none without `config.screen`. */
+  seen?: BoundedMap<string, true>;
   /** Envelopes applied so far (the last `seq`). */
   seq: number;
   /** The time of the last `tick` (epoch ms), for countdowns. */
@@ -49,7 +50,7 @@ export function createSpaceState(options: SpaceStoreOptions = {}, now = 0): Spac
   const config = resolveStoreConfig(options);
   return {
     config,
-    seen: new BoundedMap<string, true>(config.seenIdsCap),
+    seen: config.seenIdsCap > 0 ? new BoundedMap<string, true>(config.seenIdsCap) : undefined,
     seq: 0,
     clock: now,
     connection: initialConnection(options.me, now),

@@ -1,4 +1,5 @@
-// Every default of the control-room store in one place, so tuning never means hunting through slices.
+// Every default of the space model in one place: a participant's model and the control room's store (a view of the
+// browser participant's model) resolve the same ones, so the SDK and the screen never disagree (e.g. on expiry).
 
 /** Envelopes kept in the log ring before the oldest are evicted (and counted). */
 export const LOG_CAP = 10_000;
@@ -26,7 +27,8 @@ export const GAUGE_RED_RATIO = 0.9;
 
 /**
  * Our own deadline for a pending proposal whose proposer supplied none (spec §10.2's example expires 5 min after
- * creation). Pending proposals past their deadline turn `expired` at tick time; `null` disables it.
+ * creation). Pending proposals past their deadline turn `expired` at tick time, for the SDK (`proposals.pending()`,
+ * `fulfil`) and the cards alike; `null` disables it.
  */
 export const PROPOSAL_TIMEOUT_MS: number | null = 5 * 60_000;
 
@@ -63,10 +65,20 @@ export const SELECTOR_CACHE_SIZE = 16;
 /** Suggested period for `startClock`: countdowns, expiry, pause timeouts and staleness move at this pace. */
 export const TICK_INTERVAL_MS = 1000;
 
-/** Options of `createSpaceState` / `createSpaceStore`; every field defaults to the constant of the same meaning. */
+/**
+ * Options of the space model (`ParticipantModel`, `createSpaceState`, `createSpaceStore`, `MEWParticipant`'s `spaceModel`);
+ * every field defaults to the constant of the same meaning.
+ */
 export interface SpaceStoreOptions {
   /** My participant id, if known before the welcome (the welcome addressed to me sets it otherwise). */
   me?: string;
+  /**
+   * Also derive what only a screen shows: the envelope log and the ids seen (a catch-up fed twice changes nothing;
+   * the log tells evicted from never seen), telemetry series, reasoning threads, grants, the error and security
+   * feeds, chat history and stream frame counts. Without it a model keeps what the SDK acts on (participants, tools,
+   * proposals, streams, chats awaiting me), derived the same way. @default true (`MEWParticipant`: false)
+   */
+  screen?: boolean;
   /** @default LOG_CAP */
   logCap?: number;
   /** @default CHAT_CAP */
@@ -97,6 +109,7 @@ export interface SpaceStoreOptions {
 
 /** The options with every default filled in; part of the state so the pure reducers know their caps. */
 export interface StoreConfig {
+  screen: boolean;
   logCap: number;
   chatCap: number;
   addressedChatCap: number;
@@ -111,15 +124,20 @@ export interface StoreConfig {
   securityFeedCap: number;
 }
 
-/** Fills in defaults; caps below 1 are raised to 1 so a ring can always hold the newest entry. */
+/**
+ * Fills in defaults; caps below 1 are raised to 1 so a ring can always hold the newest entry. Without `screen` the
+ * chat history holds one message and no ids are remembered (a participant's client emits each id once).
+ */
 export function resolveStoreConfig(options: SpaceStoreOptions = {}): StoreConfig {
   const cap = (value: number | undefined, fallback: number) => Math.max(1, Math.floor(value ?? fallback));
+  const screen = options.screen ?? true;
   const logCap = cap(options.logCap, LOG_CAP);
   return {
+    screen,
     logCap,
-    chatCap: cap(options.chatCap, CHAT_CAP),
+    chatCap: screen ? cap(options.chatCap, CHAT_CAP) : 1,
     addressedChatCap: cap(options.addressedChatCap, ADDRESSED_CHAT_CAP),
-    seenIdsCap: Math.max(cap(options.seenIdsCap, SEEN_IDS_CAP), logCap * 4),
+    seenIdsCap: screen ? Math.max(cap(options.seenIdsCap, SEEN_IDS_CAP), logCap * 4) : 0,
     telemetryCap: cap(options.telemetryCap, TELEMETRY_POINTS_CAP),
     staleAfterMs: options.staleAfterMs ?? STALE_AFTER_MS,
     proposalTimeoutMs: options.proposalTimeoutMs === undefined ? PROPOSAL_TIMEOUT_MS : options.proposalTimeoutMs,
