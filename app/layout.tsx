@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Toaster } from 'sonner';
 import { ServiceWorker } from '@/components/attention/service-worker';
 import './globals.css';
 
@@ -13,6 +14,8 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
       <body className="min-h-screen bg-slate-950 text-slate-100 antialiased">
         {children}
         <ServiceWorker />
+        {/* One place for every page's toasts: what a button did, and what the previous page left to say. */}
+        <Toaster theme="dark" position="bottom-right" richColors closeButton />
       </body>
     </html>
   );

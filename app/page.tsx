@@ -1,5 +1,6 @@
 import { GatewayStatus } from '@/components/gateway-status';
 import { Inbox } from '@/components/inbox/inbox';
+import { PageNoticeToast } from '@/components/session/page-notice';
 import { SignInForm } from '@/components/sign-in-form';
 
 export default function HomePage() {
@@ -10,6 +11,7 @@ export default function HomePage() {
       <Inbox />
       <SignInForm />
       <GatewayStatus />
+      <PageNoticeToast />
     </main>
   );
 }

@@ -15,7 +15,12 @@ export function ConnectionBadge() {
   const connection = useSpace((s) => s.connection);
   const label = LABELS[connection.status];
   return (
-    <span role="status" aria-live="polite" data-testid="connection-status" className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${label.className}`}>
+    <span
+      role="status"
+      aria-live="polite"
+      data-testid="connection-status"
+      className={`shrink-0 whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-medium ${label.className}`}
+    >
       {label.text}
       {connection.status === 'error' && connection.detail ? `: ${connection.detail}` : ''}
     </span>

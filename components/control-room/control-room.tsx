@@ -1,8 +1,8 @@
 'use client';
 
-import { Toaster } from 'sonner';
+import { useState } from 'react';
 import { AuditViewProvider, useAuditView } from '@/components/audit/audit-view';
-import { useSpace, useSpaceSession } from '@/components/session/space-session';
+import { useSpaceSession } from '@/components/session/space-session';
 import { ParticipantsRail } from '@/components/participants/participants-rail';
 import { ProposalQueue } from '@/components/proposals/proposal-queue';
 import { ChatPanel } from '@/components/watch/chat-panel';
@@ -14,19 +14,24 @@ import { TelemetryPanel } from '@/components/watch/telemetry-panel';
 import { RulesProvider, useRules } from '@/components/rules/rules-context';
 import { NotifyToggle } from '@/components/attention/notify-toggle';
 import { PendingAttention } from '@/components/attention/pending-attention';
+import { AlertHealthProvider } from '@/components/notify/alert-health';
 import { NotifyControls } from '@/components/notify/notify-controls';
-import { CommandPalette } from './command-palette';
+import { AccountMenu } from './account-menu';
+import { CommandPalette, CommandsButton } from './command-palette';
 import { ConnectionBadge } from './connection-badge';
 
 /**
  * One screen per space: participants rail · proposal queue and reasoning · telemetry and chat, with the
- * envelope log below. Columns collapse to one on narrow screens, in order of urgency (proposals first).
+ * envelope log below. Columns collapse to one on narrow screens, in order of urgency (proposals first); the header
+ * keeps one row there, its buttons in the user menu.
  */
 export function ControlRoom() {
   return (
     <AuditViewProvider>
       <RulesProvider>
-        <ControlRoomLayout />
+        <AlertHealthProvider>
+          <ControlRoomLayout />
+        </AlertHealthProvider>
       </RulesProvider>
     </AuditViewProvider>
   );
@@ -34,44 +39,46 @@ export function ControlRoom() {
 
 function ControlRoomLayout() {
   const { space } = useSpaceSession();
-  const me = useSpace((s) => s.connection.me);
   const audit = useAuditView();
   const rules = useRules();
+  const [paletteOpen, setPaletteOpen] = useState(false);
   return (
     <div className="flex min-h-screen flex-col">
-      <header className="flex flex-wrap items-center gap-3 border-b border-slate-800 px-4 py-2">
-        <h1 className="text-base font-semibold">
-          MEW Dashboard <span className="font-normal text-slate-400">· {space}</span>
+      <header className="flex items-center gap-2 border-b border-slate-800 px-3 py-2 sm:gap-3 sm:px-4">
+        <h1 className="min-w-0 truncate text-base font-semibold">
+          <span className="hidden sm:inline">
+            MEW Dashboard <span className="font-normal text-slate-400">· </span>
+          </span>
+          <span className="sm:font-normal sm:text-slate-400">{space}</span>
         </h1>
         <ConnectionBadge />
-        {me && (
-          <span className="text-xs text-slate-400">
-            signed in as <span className="font-mono text-slate-200">{me}</span>
-          </span>
-        )}
-        <CommandPalette />
-        <NotifyToggle />
-        <NotifyControls />
         <PendingAttention />
-        {audit.mayRead && (
-          <button
-            type="button"
-            onClick={() => audit.open()}
-            className="rounded border border-slate-700 px-2 py-1 text-xs text-slate-300 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
-          >
-            Audit log
-          </button>
-        )}
-        {rules.mayManage && (
-          <button
-            type="button"
-            onClick={() => rules.open()}
-            className="rounded border border-slate-700 px-2 py-1 text-xs text-slate-300 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
-          >
-            Rules{rules.rules.length > 0 ? ` (${rules.rules.length})` : ''}
-          </button>
-        )}
+        <div className="ml-auto hidden flex-wrap items-center justify-end gap-2 sm:flex">
+          <CommandsButton onOpen={() => setPaletteOpen(true)} />
+          <NotifyToggle />
+          <NotifyControls />
+          {audit.mayRead && (
+            <button
+              type="button"
+              onClick={() => audit.open()}
+              className="rounded border border-slate-700 px-2 py-1 text-xs text-slate-300 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+            >
+              Audit log
+            </button>
+          )}
+          {rules.mayManage && (
+            <button
+              type="button"
+              onClick={() => rules.open()}
+              className="rounded border border-slate-700 px-2 py-1 text-xs text-slate-300 hover:bg-slate-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+            >
+              Rules{rules.rules.length > 0 ? ` (${rules.rules.length})` : ''}
+            </button>
+          )}
+        </div>
+        <AccountMenu onCommands={() => setPaletteOpen(true)} />
       </header>
+      <CommandPalette open={paletteOpen} setOpen={setPaletteOpen} />
       <main className="grid flex-1 grid-cols-1 gap-3 p-3 lg:grid-cols-[17rem_minmax(0,1fr)] xl:grid-cols-[17rem_minmax(0,1fr)_24rem]">
         <div className="order-2 lg:order-1">
           <ParticipantsRail />
@@ -90,7 +97,6 @@ function ControlRoomLayout() {
         </div>
       </main>
       <ErrorToasts />
-      <Toaster theme="dark" position="bottom-right" richColors closeButton />
     </div>
   );
 }

@@ -1,7 +1,6 @@
 'use client';
 
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Toaster } from 'sonner';
 import { ConnectionBadge } from '@/components/control-room/connection-badge';
 import { ConfirmDialog } from '@/components/proposals/confirm-dialog';
 import { Age } from '@/components/proposals/proposal-clock';
@@ -9,7 +8,8 @@ import { ProposalCard, type CardAction } from '@/components/proposals/proposal-c
 import { RejectDialog } from '@/components/proposals/reject-dialog';
 import { needsConfirmation } from '@/components/proposals/use-proposal-actions';
 import { useQueueHotkeys, type QueueKey } from '@/components/proposals/use-queue-hotkeys';
-import { signedInSpaces } from '@/components/session/session-token';
+import { describeSessionEnd } from '@/components/session/session-end';
+import { forgetToken, signedInSpaces } from '@/components/session/session-token';
 import { SpaceSessionProvider, SpaceSessionScope } from '@/components/session/space-session';
 import type { Proposal } from '@/lib/store';
 import { SpaceReporter, type SpaceReport } from './space-report';
@@ -28,6 +28,7 @@ const keyOf = ({ space, proposal }: Waiting) => `${space}\u0000${proposal.id}`;
  * One inbox across spaces: every space this browser holds a sign-in for, each connected with its own token as in
  * its control room, with its connection state, how many proposals wait and for how long; and "everything waiting":
  * all their pending proposals in one queue, oldest first, decided with the same keys and cards as a space's queue.
+ * A kept sign-in the gateway now refuses (revoked, kicked) is said so, with the way to sign in again, and forgotten.
  */
 export function Inbox() {
   const [spaces, setSpaces] = useState<{ space: string; token: string }[]>();
@@ -45,7 +46,6 @@ export function Inbox() {
       ))}
       <YourSpaces spaces={spaces.map((s) => s.space)} reports={reports} />
       <EverythingWaiting reports={reports} />
-      <Toaster theme="dark" position="bottom-right" richColors closeButton />
     </>
   );
 }
@@ -60,6 +60,7 @@ function YourSpaces({ spaces, reports }: { spaces: string[]; reports: ReadonlyMa
         {spaces.map((space) => {
           const report = reports.get(space);
           const oldest = report?.pending.reduce<number | undefined>((min, p) => (min === undefined || p.at < min ? p.at : min), undefined);
+          if (report?.connection.status === 'error') return <EndedSpace key={space} space={space} report={report} />;
           return (
             <li key={space} aria-label={`Space ${space}`} className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-800 p-3 text-sm">
               <a
@@ -88,6 +89,28 @@ function YourSpaces({ spaces, reports }: { spaces: string[]; reports: ReadonlyMa
         })}
       </ul>
     </section>
+  );
+}
+
+/** A kept sign-in whose session ended for good: why, and the way to sign in again; a dead token is forgotten. */
+function EndedSpace({ space, report }: { space: string; report: SpaceReport }) {
+  const end = describeSessionEnd(space, report.session.participant.client.lastClose);
+  useEffect(() => {
+    if (end.tokenDead) forgetToken(space, report.session.token);
+  }, [end.tokenDead, space, report.session.token]);
+  return (
+    <li aria-label={`Space ${space}`} className="flex flex-wrap items-center gap-3 rounded-lg border border-red-900 p-3 text-sm">
+      <span className="font-mono font-semibold text-slate-200">{space}</span>
+      <span role="alert" className="text-red-200">
+        {end.title}. {end.detail}
+      </span>
+      <a
+        href={`/?space=${encodeURIComponent(space)}#sign-in-heading`}
+        className="text-sky-300 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+      >
+        Sign in again
+      </a>
+    </li>
   );
 }
 

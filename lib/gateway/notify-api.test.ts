@@ -42,7 +42,7 @@ describe('notification endpoints', () => {
     expect((await call(gw, path, tokenOf('lead'), { method: 'POST', body: device })).status).toBe(201);
     expect((await call(gw, path, tokenOf('agent'), { method: 'POST', body: testSubscriber().subscription('http://127.0.0.1:9/push') })).status).toBe(201);
     const mine = await (await call(gw, path, tokenOf('lead'))).json();
-    expect(mine).toEqual({ subscriptions: [{ endpoint: device.endpoint, created_at: expect.any(String) }] });
+    expect(mine).toEqual({ subscriptions: [{ endpoint: device.endpoint, created_at: expect.any(String), failing: null }] });
 
     const plainHttp = await call(gw, path, tokenOf('lead'), { method: 'POST', body: { ...device, endpoint: 'http://push.example.com/x' } });
     expect(plainHttp.status).toBe(400);

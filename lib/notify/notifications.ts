@@ -4,7 +4,9 @@ import type { Gateway } from '../gateway/gateway';
 import type { HttpRoute } from '../gateway/http-api';
 import type { GatewayDatabase } from '../gateway/persistence/gateway-database';
 import type { Space } from '../gateway/space';
+import { WEBHOOK_TEST_EVENT } from '../protocol';
 import { ActionTokens } from './action-token';
+import { AlertChannels } from './alert-channels';
 import { KeyedQueue } from './keyed-queue';
 import { createProposalActionRoute } from './proposal-action-api';
 import { createPushRoute } from './push-api';
@@ -13,7 +15,8 @@ import { PushSubscriptions } from './push-subscriptions';
 import type { ServerSecrets } from './server-secrets';
 import { SpaceNotifier } from './space-notifier';
 import { UsedActionTokens } from './used-action-tokens';
-import { DEFAULT_WEBHOOK_RETRY, type WebhookRetryPolicy } from './webhook-delivery';
+import { DEFAULT_WEBHOOK_RETRY, deliverWebhook, WEBHOOK_SINGLE_ATTEMPT, type WebhookRetryPolicy } from './webhook-delivery';
+import { testWebhookBody } from './webhook-payload';
 import { createWebhookRoute } from './webhook-api';
 import { Webhooks } from './webhooks';
 
@@ -72,6 +75,7 @@ export class Notifications {
     const webhooks = new Webhooks(database.db, space.id, replicate);
     const publicUrl = options.publicUrl ?? process.env.MEW_PUBLIC_URL;
     const baseUrl = () => publicUrl?.replace(/\/+$/, '') ?? deps.listeningUrl;
+    const channels = new AlertChannels(space, now);
     this.notifier = new SpaceNotifier(space, {
       subscriptions,
       webhooks,
@@ -79,6 +83,7 @@ export class Notifications {
       push,
       queue: this.queue,
       webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, ...options.webhookRetry },
+      channels,
       now,
       baseUrl,
       stop: this.stopping.signal,
@@ -87,9 +92,20 @@ export class Notifications {
       log: (line) => console.error(`[notify ${space.id}] ${line}`),
     });
     this.routes = [
-      createPushRoute(gateway, subscriptions, secrets.vapid.publicKey, now),
+      createPushRoute(gateway, subscriptions, secrets.vapid.publicKey, now, (endpoint) => channels.pushFailure(endpoint)),
       createProposalActionRoute(gateway, tokens, new UsedActionTokens(database.db, replicate), () => this.notifier, now),
-      createWebhookRoute(gateway, deps.audit, () => webhooks, now),
+      createWebhookRoute(
+        gateway,
+        deps.audit,
+        () => webhooks,
+        now,
+        (webhook, by) => {
+          // The delivery path of every event (postOutgoing, the log, the failing signal), one attempt, answered at once.
+          const body = testWebhookBody(webhook.format, space.id, by, now(), `${baseUrl()}/spaces/${encodeURIComponent(space.id)}`);
+          const delivery = { event: WEBHOOK_TEST_EVENT, proposalId: '', body };
+          return deliverWebhook(webhooks, webhook, delivery, WEBHOOK_SINGLE_ATTEMPT, now, this.stopping.signal, channels.webhookTurnedFailing);
+        },
+      ),
     ];
   }
 

@@ -4,6 +4,7 @@ import { GatewayError } from '../gateway/gateway-error';
 import type { HttpRoute } from '../gateway/http-api';
 import { requireCaller } from '../gateway/http-caller';
 import { readJsonBody, sendJson } from '../gateway/http-util';
+import type { ListedPushSubscription, PushFailure, PushSubscriptionList } from '../protocol';
 import { invalidInput } from './notify-error';
 import { pushSubscriptionSchema, type PushSubscriptions, type StoredPushSubscription } from './push-subscriptions';
 import { allowMethods, spaceOfPath } from './route-helpers';
@@ -20,9 +21,16 @@ const deleteSchema = pushSubscriptionSchema.pick({ endpoint: true });
 /**
  * Web Push: `GET /api/push/public-key` → `{publicKey}` (the VAPID key a browser subscribes with), and a participant's
  * own subscriptions in a space, by its own token: `POST /api/spaces/{space}/push/subscriptions` with the browser's
- * PushSubscription JSON, `DELETE` with `{endpoint}`, `GET` lists them.
+ * PushSubscription JSON, `DELETE` with `{endpoint}`, `GET` lists them, each with whether its pushes are failing
+ * (`failureOf`), so the device can say so.
  */
-export function createPushRoute(gateway: Gateway, subscriptions: PushSubscriptions, publicKey: string, now: () => number): HttpRoute {
+export function createPushRoute(
+  gateway: Gateway,
+  subscriptions: PushSubscriptions,
+  publicKey: string,
+  now: () => number,
+  failureOf: (endpoint: string) => PushFailure | null = () => null,
+): HttpRoute {
   return async function handlePush(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     if (url.pathname === PUBLIC_KEY_PATH) {
       allowMethods(req, res, ['GET']);
@@ -36,7 +44,10 @@ export function createPushRoute(gateway: Gateway, subscriptions: PushSubscriptio
     const participant = requireCaller(gateway, space, req).participant;
     if (!participant) throw new GatewayError('invalid_token', 'push subscriptions belong to a participant: use its own token');
     if (req.method === 'GET') {
-      sendJson(res, 200, { subscriptions: subscriptions.of(space.id, participant.id).map(shown) });
+      const list: PushSubscriptionList = {
+        subscriptions: subscriptions.of(space.id, participant.id).map((s): ListedPushSubscription => ({ ...shown(s), failing: failureOf(s.endpoint) })),
+      };
+      sendJson(res, 200, list);
       return true;
     }
     const body = await readJsonBody(req, MAX_SUBSCRIPTION_BYTES);

@@ -63,4 +63,31 @@ describe('push notifications of proposals', () => {
     const listed = await fx.api('/api/spaces/notify/push/subscriptions', { token: tokenOf('lead') });
     expect(await listed.json()).toEqual({ subscriptions: [] });
   });
+
+  it('lists a device whose pushes fail as failing until one goes through, and tells the operators once', async () => {
+    let down = true;
+    fx = await startNotifyFixture({ statuses: (path) => (path === '/push/lead' && down ? 503 : 201) });
+    await fx.subscribe('lead');
+    const mine = async () =>
+      ((await (await fx.api('/api/spaces/notify/push/subscriptions', { token: tokenOf('lead') })).json()) as { subscriptions: { failing: unknown }[] })
+        .subscriptions[0];
+    expect(await mine()).toMatchObject({ failing: null });
+
+    const first = await fx.propose('read_note');
+    await fx.idle();
+    expect(await mine()).toMatchObject({ failing: { error: 'HTTP 503', failures: 1, at: expect.any(String) } });
+    expect(await fx.lead.next((f) => f.kind === 'system/security-event')).toMatchObject({
+      payload: { offender: 'push to a device of lead', error: 'push_failing', message: 'pushes to this device fail: HTTP 503' },
+    });
+    fx.agent.send({ kind: 'mcp/withdraw', correlation_id: [first], payload: {} });
+    await fx.propose('read_note');
+    await fx.idle();
+    expect(await mine()).toMatchObject({ failing: { failures: 3 } }); // the withdrawal's push, and the new proposal's
+    expect(fx.lead.received.filter((f) => f.kind === 'system/security-event')).toEqual([]);
+
+    down = false;
+    await fx.propose('read_note');
+    await fx.idle();
+    expect(await mine()).toMatchObject({ failing: null });
+  });
 });

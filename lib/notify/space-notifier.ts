@@ -4,6 +4,7 @@ import type { Space } from '../gateway/space';
 import { isDangerousRisk, type Envelope, type ToolSecurity } from '../protocol';
 import type { Proposal } from '../sdk/model/proposals-slice';
 import type { ActionTokens, ProposalAction } from './action-token';
+import type { AlertChannels } from './alert-channels';
 import { confirmFirst } from './confirm-first';
 import { DropCounter } from './drop-counter';
 import type { KeyedQueue } from './keyed-queue';
@@ -28,6 +29,8 @@ export interface SpaceNotifierDeps {
   push: PushSender;
   queue: KeyedQueue;
   webhookRetry: WebhookRetryPolicy;
+  /** Told of each push's and webhook's outcome: what is failing, for the devices and the operators. */
+  channels: AlertChannels;
   now: () => number;
   /** The server's public origin, for the links webhooks carry. */
   baseUrl: () => string;
@@ -136,6 +139,8 @@ export class SpaceNotifier {
 
   private async send(subscription: StoredPushSubscription, message: PushMessage, urgency: PushUrgency): Promise<void> {
     const outcome = await this.deps.push.send(subscription, message, urgency);
+    if (outcome.ok || outcome.gone) this.deps.channels.pushSettled(subscription.endpoint);
+    else this.deps.channels.pushFailed(subscription, outcome.error);
     if (outcome.ok) return;
     if (outcome.gone) this.deps.subscriptions.forget(this.space.id, subscription.endpoint);
     // The endpoint is a capability URL: the log names whose device it was, never the URL.
@@ -147,7 +152,10 @@ export class SpaceNotifier {
     const url = `${this.deps.baseUrl()}${proposalPagePath(this.space.id, event.proposal.id)}`;
     for (const webhook of webhooks.all()) {
       const delivery = { event: webhookEvent(event), proposalId: event.proposal.id, body: webhookBody(webhook.format, this.space.id, event, url) };
-      this.enqueue(`webhook:${webhook.id}`, () => deliverWebhook(webhooks, webhook, delivery, this.deps.webhookRetry, this.deps.now, this.deps.stop));
+      const { webhookRetry, now, stop, channels } = this.deps;
+      this.enqueue(`webhook:${webhook.id}`, async () => {
+        await deliverWebhook(webhooks, webhook, delivery, webhookRetry, now, stop, channels.webhookTurnedFailing);
+      });
     }
   }
 

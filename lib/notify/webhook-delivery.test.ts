@@ -69,4 +69,50 @@ describe('webhooks', () => {
       ['proposal.pending', 1, 400, null],
     ]);
   });
+
+  it('sends a marked test through the delivery path on request, logs it, and answers with the attempt (operators only)', async () => {
+    fx = await startNotifyFixture({ statuses: (path) => (path === '/down' ? 500 : 204) });
+    const up = await addWebhook(fx.receiver.url('/up'), 'json');
+    const test = (id: string, token = tokenOf('lead')) => fx.api(`/api/spaces/notify/webhooks/${id}/test`, { method: 'POST', token });
+
+    const answer = await test(up);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ delivery: { webhook_id: up, event: 'webhook.test', proposal_id: '', attempt: 1, status: 204, error: null } });
+    expect(JSON.parse((await fx.receiver.next('/up')).body.toString())).toMatchObject({
+      event: 'webhook.test',
+      test: true,
+      space: 'notify',
+      by: 'lead',
+      message: expect.stringContaining('[Test]'),
+      url: fx.gw.httpUrl('/spaces/notify'),
+    });
+    expect((await deliveries(up)).map((d) => [d.event, d.status])).toEqual([['webhook.test', 204]]);
+    expect((await test(up, tokenOf('viewer'))).status).toBe(401);
+    expect((await test('no-such-webhook')).status).toBe(404);
+    expect((await fx.api(`/api/spaces/notify/webhooks/${up}/test`, { token: tokenOf('lead') })).status).toBe(405);
+  });
+
+  it('flags a webhook whose latest attempt failed, and tells the operators once when it turns failing', async () => {
+    fx = await startNotifyFixture({ statuses: (path, n) => (path === '/flaky' && n <= 2 ? 500 : 200) });
+    const id = await addWebhook(fx.receiver.url('/flaky'), 'slack');
+    const listed = async () =>
+      ((await (await fx.api('/api/spaces/notify/webhooks', { token: tokenOf('lead') })).json()) as { webhooks: { failing: boolean }[] }).webhooks[0];
+    expect(await listed()).toMatchObject({ failing: false, last_delivery: null });
+
+    const first = (await (await fx.api(`/api/spaces/notify/webhooks/${id}/test`, { method: 'POST', token: tokenOf('lead') })).json()) as { delivery: unknown };
+    expect(first.delivery).toMatchObject({ status: 500, error: 'HTTP 500', next_retry_at: null });
+    expect(JSON.parse((await fx.receiver.next('/flaky')).body.toString()).text).toMatch(/^\[Test\] MEW Dashboard/);
+    expect(await listed()).toMatchObject({ failing: true });
+    const told = await fx.lead.next((f) => f.kind === 'system/security-event');
+    expect(told).toMatchObject({
+      to: ['lead'],
+      payload: { offender: expect.stringMatching(/^webhook http:\/\/127\.0\.0\.1:\d+\//), error: 'webhook_failing' },
+    });
+    expect(told.payload.message).toBe('delivery of webhook.test failed: HTTP 500');
+
+    await fx.api(`/api/spaces/notify/webhooks/${id}/test`, { method: 'POST', token: tokenOf('lead') }); // fails again: not told again
+    await fx.api(`/api/spaces/notify/webhooks/${id}/test`, { method: 'POST', token: tokenOf('lead') });
+    expect(await listed()).toMatchObject({ failing: false, last_delivery: { status: 200 } });
+    expect(fx.lead.received.filter((f) => f.kind === 'system/security-event')).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { maskValue } from '../secrets/secret-masking';
-import type { WebhookFormat } from '../protocol';
+import { WEBHOOK_TEST_EVENT, type WebhookFormat } from '../protocol';
 import { riskLabel } from './confirm-first';
 import { argumentSummary, outcomeLine, proposalTitle } from './proposal-summary';
 import type { ProposalEvent } from './proposal-watch';
@@ -76,6 +76,31 @@ export function slackWebhookBody(space: string, event: ProposalEvent, url: strin
 
 export function webhookBody(format: WebhookFormat, space: string, event: ProposalEvent, url: string): unknown {
   return format === 'slack' ? slackWebhookBody(space, event, url) : proposalWebhookBody(space, event, url);
+}
+
+/** The plain JSON a `json` webhook receives from "Send test": marked `test: true`, with no proposal. */
+export interface TestWebhookBody {
+  event: typeof WEBHOOK_TEST_EVENT;
+  test: true;
+  space: string;
+  /** Who asked for it. */
+  by: string;
+  message: string;
+  at: string;
+  /** The space's control room. */
+  url: string;
+}
+
+/**
+ * What "Send test" posts: clearly a test (`event: webhook.test`, `test: true`; Slack text starting `[Test]`), so a
+ * receiver's automation can drop it, and a person seeing it knows nothing waits for them.
+ */
+export function testWebhookBody(format: WebhookFormat, space: string, by: string, at: number, url: string): unknown {
+  const message = `[Test] MEW Dashboard: a test of this webhook for space ${space}, sent by ${by}. Nothing waits for you.`;
+  if (format === 'slack')
+    return { text: escapeSlack(message), blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `${escapeSlack(message)} <${url}|open>` } }] };
+  const body: TestWebhookBody = { event: WEBHOOK_TEST_EVENT, test: true, space, by, message, at: new Date(at).toISOString(), url };
+  return body;
 }
 
 /** Slack mrkdwn treats &, < and > as markup. */

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { DELIVERY_LOG_LIMIT, maskedUrl, type ListedWebhook, type WebhookDelivery, type WebhookInput } from '../protocol';
+import { DELIVERY_LOG_LIMIT, deliverySucceeded, maskedUrl, type ListedWebhook, type WebhookDelivery, type WebhookInput } from '../protocol';
 import { putRow, type ChangeListener } from '../host/change-record';
 
 /** Deliveries kept per webhook; older ones are deleted as new ones are logged. */
 const DELIVERY_LOG_KEEP = 1000;
 
 /** A stored webhook: what the API lists (lib/protocol's `ListedWebhook`), with its URL in full, which only the server sees. */
-export type Webhook = Omit<ListedWebhook, 'last_delivery'>;
+export type Webhook = Omit<ListedWebhook, 'last_delivery' | 'failing'>;
 
 /** A space's webhooks and their delivery log, in the database. */
 export class Webhooks {
@@ -57,16 +57,26 @@ export class Webhooks {
   }
 
   listed(): ListedWebhook[] {
-    return this.all().map((webhook) => ({ ...webhook, url: maskedUrl(webhook.url), last_delivery: this.deliveries(webhook.id, 1)[0] ?? null }));
+    return this.all().map((webhook) => {
+      const last = this.latest(webhook.id);
+      return { ...webhook, url: maskedUrl(webhook.url), last_delivery: last, failing: last !== null && !deliverySucceeded(last) };
+    });
   }
 
-  log(delivery: Omit<WebhookDelivery, 'id'>): void {
+  /** The webhook's latest attempt, or null before its first. */
+  latest(id: string): WebhookDelivery | null {
+    return this.deliveries(id, 1)[0] ?? null;
+  }
+
+  /** Logs an attempt; returns it as listed (with its id). */
+  log(delivery: Omit<WebhookDelivery, 'id'>): WebhookDelivery {
     const { webhook_id, event, proposal_id, attempt, status, error, at, next_retry_at } = delivery;
-    this.db.transaction(() => {
+    return this.db.transaction(() => {
       const row = { space: this.space, webhook_id, event, proposal_id, attempt, status, error, at, next_retry_at };
       const id = putRow(this.db, 'webhook_deliveries', row);
       this.replicate?.({ table: 'webhook_deliveries', key: String(id), row: { id, ...row } });
       this.deleteDeliveries('DELETE FROM webhook_deliveries WHERE space = ? AND webhook_id = ? AND id <= ? RETURNING id', webhook_id, id - DELIVERY_LOG_KEEP);
+      return { id, ...delivery };
     })();
   }
 
