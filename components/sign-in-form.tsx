@@ -81,7 +81,7 @@ export function SignInForm({
       <div className="flex flex-wrap items-center gap-3">
         <button
           type="submit"
-          className="rounded bg-sky-600 px-4 py-1.5 text-sm font-medium text-white hover:bg-sky-500 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300"
+          className="rounded bg-sky-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-sky-600 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-300"
         >
           Open control room
         </button>

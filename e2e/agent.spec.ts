@@ -51,6 +51,8 @@ test('an operator stops and starts a launched participant from its card', async 
   const process = auditor.getByRole('group', { name: 'Process of auditor' });
   await expect(process.getByText('running', { exact: true })).toBeVisible({ timeout: 30_000 });
   await process.getByRole('button', { name: 'stop auditor' }).click();
+  // Stopping loses the agent's working memory: it asks once, saying so.
+  await page.getByRole('dialog', { name: 'Stop auditor?' }).getByRole('button', { name: 'Stop' }).click();
   await expect(process.getByText('stopped', { exact: true })).toBeVisible();
   await expect(auditor.getByText(/Offline/)).toBeVisible({ timeout: 10_000 });
   await process.getByRole('button', { name: 'start auditor' }).click();

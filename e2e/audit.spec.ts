@@ -54,7 +54,7 @@ test('an approval, a rejection and a pause made in the browser appear in the aud
     .filter({ hasText: `drop ${u}` });
   await rejectedCard.getByRole('button', { name: 'Reject' }).click();
   const rejectDialog = page.getByRole('dialog', { name: 'Reject note_down' });
-  await rejectDialog.getByRole('combobox', { name: 'Reason' }).selectOption('unsafe');
+  await rejectDialog.getByRole('radio', { name: 'Unsafe' }).check();
   await rejectDialog.getByRole('button', { name: 'Reject' }).click();
   expect(await rejected).toBeInstanceOf(Error);
 

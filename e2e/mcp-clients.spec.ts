@@ -65,7 +65,7 @@ test('a rejection reaches the MCP client as an error result with its explanation
   await expect(card).toBeVisible();
   await card.getByRole('button', { name: 'Reject' }).click();
   const dialog = page.getByRole('dialog', { name: `Reject deploy_${u}` });
-  await dialog.getByRole('combobox', { name: 'Reason' }).selectOption('unsafe');
+  await dialog.getByRole('radio', { name: 'Unsafe' }).check();
   await dialog.getByRole('textbox', { name: /Explanation/ }).fill('No deploys on Friday.');
   await dialog.getByRole('button', { name: 'Reject' }).click();
   expect(await call).toEqual({ isError: true, content: [{ type: 'text', text: 'Rejected by human (unsafe): No deploys on Friday.' }] });

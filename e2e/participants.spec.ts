@@ -121,12 +121,16 @@ test('pausing the agent from its card stops its messages and resuming restores t
   await expect(card.getByRole('status')).toContainText('Last control: pause by human');
   expect(await settle(agent, chat)).toEqual({ error: 'participant_paused' });
 
-  // Resume from the keyboard: the menu opens on its first item, arrows move, Enter selects.
+  // Resume from the keyboard: the menu opens on its first item (paused, that is Resume: Pause is no longer
+  // offered), arrows move and wrap, Enter selects.
   const controls = card.getByRole('button', { name: 'Controls for agent' });
   await controls.focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('menuitem', { name: 'Pause…' })).toBeFocused();
+  await expect(page.getByRole('menuitem', { name: 'Resume' })).toBeFocused();
+  await expect(page.getByRole('menuitem', { name: 'Pause…' })).toHaveCount(0);
   await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'Resume' })).not.toBeFocused();
+  await page.keyboard.press('ArrowUp');
   await expect(page.getByRole('menuitem', { name: 'Resume' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(controls).toBeFocused();
@@ -195,7 +199,7 @@ test('a status report from the agent fills its context gauge: 80% is amber', asy
   await expect(meter).toHaveAttribute('aria-valuetext', '8,000 of 10,000 tokens, 80% (high)');
   await expect(meter).toHaveAttribute('data-level', 'amber');
   await expect(card.getByText('80% · high')).toBeVisible();
-  await expect(card.getByText('12 msgs')).toBeVisible();
+  await expect(card.getByText('12 messages', { exact: true })).toBeVisible();
 });
 
 test('controls show the agent’s answer, and destructive ones ask first', async ({ page }) => {
@@ -219,10 +223,11 @@ test('controls show the agent’s answer, and destructive ones ask first', async
   await expect(card.getByRole('status')).toContainText('request status by human');
   await expect(card.getByRole('status')).toContainText('status received');
 
-  // Clear asks first, starting on Cancel; Escape leaves everything as it was.
+  // Clear asks first, saying what goes, starting on Cancel; Escape leaves everything as it was.
   await controls.click();
   await page.getByRole('menuitem', { name: 'Clear…' }).click();
   const clear = page.getByRole('dialog', { name: 'Clear agent?' });
+  await expect(clear).toContainText(/Its working memory .*is lost\./);
   await expect(clear.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(clear).toBeHidden();

@@ -89,7 +89,13 @@ test('"Approve for 1 hour" approves by a new rule that expires in an hour; Undo 
   const first = `notes/${u}/hour-1.md`;
   const done = propose(first);
   await cardOf(page, first).getByRole('button', { name: 'Approve for…' }).click();
-  await page.getByRole('menuitem', { name: 'Approve for 1 hour' }).click();
+  // The dialog shows what the rule will cover before anything is saved.
+  const dialog = page.getByRole('dialog', { name: `Approve ${tool} by a rule` });
+  const scope = dialog.getByRole('region', { name: 'What the rule approves' });
+  await expect(scope).toContainText(`anything under notes/${u}/`);
+  await expect(scope).toContainText('any value'); // the content is not pinned
+  await expect(dialog.getByRole('radio', { name: /^For 1 hour/ })).toBeChecked();
+  await dialog.getByRole('button', { name: 'Approve for 1 hour' }).click();
   expect(await done).toMatchObject({ content: [{ text: `Wrote ${first}` }] });
   await expect(cardOf(page, first).getByRole('button', { name: /\(for 1 hour\) \(v1\)$/ })).toBeVisible();
 
@@ -124,7 +130,11 @@ test('a reject rule written in the rules view tells the agent its reason; disabl
   await form.getByLabel('proposer', { exact: true }).fill('agent');
   await form.getByLabel('tool', { exact: true }).fill(tool);
   await form.getByLabel('arguments (JSON object of patterns)').fill('{"path": "drafts/*"');
-  await expect(form.getByRole('list', { name: 'Problems' })).toContainText('not JSON');
+  const args = form.getByLabel('arguments (JSON object of patterns)');
+  await expect(form.getByRole('list', { name: 'Problems' })).toContainText('arguments: write them as a JSON object');
+  // The error is tied to its input.
+  await expect(args).toHaveAttribute('aria-invalid', 'true');
+  await expect(args).toHaveAccessibleDescription(/write them as a JSON object/);
   await form.getByLabel('arguments (JSON object of patterns)').fill('{"path": "drafts/*"}');
   await form.getByLabel('Reason the proposer is told').fill('drafts stay local');
   await form.getByLabel('Mode', { exact: true }).selectOption('enforce');

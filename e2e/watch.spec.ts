@@ -82,7 +82,12 @@ test('a reasoning thread streams live when expanded and is cancelled from the UI
 
   const cancelled = new Promise<{ by: string; reason?: string }>((resolve) => reasoning.onCancel(resolve));
   await thread.getByRole('button', { name: 'Cancel reasoning' }).click();
+  // It asks once, saying what goes (where the reasoning was going; its thoughts stay), starting on the safe choice.
+  const confirm = page.getByRole('dialog', { name: 'Cancel agent’s reasoning?' });
+  await expect(confirm.getByRole('button', { name: 'Keep it running' })).toBeFocused();
+  await confirm.getByRole('button', { name: 'Cancel reasoning' }).click();
   expect(await cancelled).toEqual({ by: 'human', reason: 'cancelled by human' });
+  await expect(page.getByText('Cancelled agent’s reasoning')).toBeVisible();
   expect(reasoning.cancelled).toBe(true);
   await expect(thread.getByText('thinking…')).toHaveCount(0);
   await expect(thread.getByText('Cancelled by human')).toBeVisible();

@@ -1,12 +1,14 @@
 'use client';
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useSpaceSession } from '@/components/session/space-session';
 import { Dialog } from '@/components/ui/dialog';
+import { TimeOrderToggle, useTimeOrder } from '@/components/ui/time-order';
 import { downloadText } from '@/components/watch/download-text';
 import { clockTime } from '@/components/watch/format-time';
+import { useStickyScroll } from '@/components/watch/use-sticky-scroll';
 import { AUDIT_EVENT_TYPES, type AuditEvent, type AuditVerification } from '@/lib/protocol';
 import { auditQuery, EMPTY_AUDIT_FILTER, fetchAudit, type AuditFilter } from './audit-api-client';
 import { useAuditEvents } from './use-audit-events';
@@ -66,7 +68,10 @@ function AuditView({ initial }: { initial: AuditFilter }) {
   const { space, token } = useSpaceSession();
   const [draft, setDraft] = useState(initial);
   const [filter, setFilter] = useState(initial);
-  const { events, error, loading } = useAuditEvents(filter, true);
+  const { events: newestFirst, error, loading } = useAuditEvents(filter, true);
+  // In the order the envelope log shows (one toggle for both): oldest first, newest at the bottom and followed.
+  const [order] = useTimeOrder();
+  const events = useMemo(() => (order === 'oldest-first' ? [...newestFirst].reverse() : newestFirst), [newestFirst, order]);
   const [selected, setSelected] = useState<AuditEvent>();
   const verification = useVerification();
   const formId = useId();
@@ -124,9 +129,16 @@ function AuditView({ initial }: { initial: AuditFilter }) {
       </form>
       <div className="flex flex-wrap items-center gap-2 text-xs text-slate-400">
         <span role="status">
-          {error ? <span className="text-red-300">{error}</span> : loading ? 'Loading…' : `${events.length} events (newest first, live)`}
+          {error ? (
+            <span className="text-red-300">{error}</span>
+          ) : loading ? (
+            'Loading…'
+          ) : (
+            `${events.length} events (${order === 'oldest-first' ? 'oldest first, newest at the bottom' : 'newest first'}, live)`
+          )}
         </span>
         <span className="ml-auto flex gap-2">
+          <TimeOrderToggle className={BUTTON} />
           <button type="button" className={BUTTON} onClick={() => setDraft(EMPTY_AUDIT_FILTER)}>
             Clear filters
           </button>
@@ -139,7 +151,14 @@ function AuditView({ initial }: { initial: AuditFilter }) {
         </span>
       </div>
       <div className="grid min-h-0 gap-3 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <EventTable events={events} selected={selected} onSelect={setSelected} onTrail={(trace) => setDraft({ ...draft, trace })} />
+        <EventTable
+          key={order}
+          edge={order === 'oldest-first' ? 'bottom' : 'top'}
+          events={events}
+          selected={selected}
+          onSelect={setSelected}
+          onTrail={(trace) => setDraft({ ...draft, trace })}
+        />
         <EventDetail event={selected} />
       </div>
     </div>
@@ -185,17 +204,21 @@ function VerificationState({ verification }: { verification: AuditVerification |
 
 function EventTable({
   events,
+  edge,
   selected,
   onSelect,
   onTrail,
 }: {
   events: AuditEvent[];
+  /** Where the newest events are; the view stays there as they arrive until the reader scrolls away. */
+  edge: 'bottom' | 'top';
   selected?: AuditEvent;
   onSelect: (event: AuditEvent) => void;
   onTrail: (trace: string) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: events.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const { scrollProps } = useStickyScroll(scroller, `${events.length}:${virtualizer.getTotalSize()}`, edge);
   return (
     <div role="table" aria-label="Audit events" aria-rowcount={events.length} className="flex min-w-0 flex-col rounded border border-slate-800 text-xs">
       <div role="row" className="grid grid-cols-[9rem_11rem_7rem_7rem_minmax(0,1fr)] gap-2 border-b border-slate-800 px-2 py-1 text-slate-400">
@@ -205,7 +228,7 @@ function EventTable({
           </span>
         ))}
       </div>
-      <div ref={scroller} className="h-[50vh] overflow-y-auto">
+      <div ref={scroller} {...scrollProps} className="h-[50vh] overflow-y-auto overscroll-contain [overflow-anchor:none]">
         <div role="rowgroup" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
             const event = events[item.index];

@@ -18,12 +18,14 @@ import { AlertHealthProvider } from '@/components/notify/alert-health';
 import { NotifyControls } from '@/components/notify/notify-controls';
 import { AccountMenu } from './account-menu';
 import { CommandPalette, CommandsButton } from './command-palette';
+import { SkipLink } from '@/components/ui/skip-link';
 import { ConnectionBadge } from './connection-badge';
 
 /**
- * One screen per space: participants rail · proposal queue and reasoning · telemetry and chat, with the
- * envelope log below. Columns collapse to one on narrow screens, in order of urgency (proposals first); the header
- * keeps one row there, its buttons in the user menu.
+ * One screen per space: participants rail · proposal queue and reasoning · chat, telemetry, security events and the
+ * envelope log. On a wide screen the page itself does not scroll: each column is one scroll surface of its own, so
+ * chat is on screen next to the queue. Columns collapse to one on narrow screens, in order of urgency (proposals
+ * first); the header keeps one row there, its buttons in the user menu. A skip link leads past both to the queue.
  */
 export function ControlRoom() {
   return (
@@ -37,13 +39,17 @@ export function ControlRoom() {
   );
 }
 
+/** A column on a wide screen: its own scroll surface, the page's height, with room below its last panel. */
+const COLUMN = 'xl:min-h-0 xl:overflow-y-auto xl:overscroll-contain xl:pb-3';
+
 function ControlRoomLayout() {
   const { space } = useSpaceSession();
   const audit = useAuditView();
   const rules = useRules();
   const [paletteOpen, setPaletteOpen] = useState(false);
   return (
-    <div className="flex min-h-screen flex-col">
+    <div className="flex min-h-screen flex-col xl:h-dvh xl:min-h-0 xl:overflow-hidden">
+      <SkipLink target="proposal-queue-heading" first="[data-proposal-id]" label="Skip to the proposal queue" />
       <header className="flex items-center gap-2 border-b border-slate-800 px-3 py-2 sm:gap-3 sm:px-4">
         <h1 className="min-w-0 truncate text-base font-semibold">
           <span className="hidden sm:inline">
@@ -79,20 +85,18 @@ function ControlRoomLayout() {
         <AccountMenu onCommands={() => setPaletteOpen(true)} />
       </header>
       <CommandPalette open={paletteOpen} setOpen={setPaletteOpen} />
-      <main className="grid flex-1 grid-cols-1 gap-3 p-3 lg:grid-cols-[17rem_minmax(0,1fr)] xl:grid-cols-[17rem_minmax(0,1fr)_24rem]">
-        <div className="order-2 lg:order-1">
+      <main className="grid flex-1 grid-cols-1 gap-3 p-3 lg:grid-cols-[17rem_minmax(0,1fr)] xl:min-h-0 xl:grid-cols-[17rem_minmax(0,1fr)_24rem] xl:grid-rows-[minmax(0,1fr)] xl:pb-0">
+        <div className={`order-2 lg:order-1 ${COLUMN}`}>
           <ParticipantsRail />
         </div>
-        <div className="order-1 flex min-w-0 flex-col gap-3 lg:order-2">
+        <div className={`order-1 flex min-w-0 flex-col gap-3 lg:order-2 ${COLUMN}`}>
           <ProposalQueue />
           <ReasoningPanel />
         </div>
-        <div className="order-3 flex min-w-0 flex-col gap-3 lg:col-span-2 xl:col-span-1">
-          <SecurityFeed />
-          <TelemetryPanel />
+        <div className={`order-3 flex min-w-0 flex-col gap-3 lg:col-span-2 xl:col-span-1 ${COLUMN}`}>
           <ChatPanel />
-        </div>
-        <div className="order-4 min-w-0 lg:col-span-2 xl:col-span-3">
+          <TelemetryPanel />
+          <SecurityFeed />
           <EnvelopeLog />
         </div>
       </main>

@@ -10,14 +10,21 @@ import { needsConfirmation } from '@/components/proposals/use-proposal-actions';
 import { useQueueHotkeys, type QueueKey } from '@/components/proposals/use-queue-hotkeys';
 import { describeSessionEnd } from '@/components/session/session-end';
 import { forgetToken, signedInSpaces } from '@/components/session/session-token';
+import { QuestionCard } from '@/components/questions/question-card';
 import { SpaceSessionProvider, SpaceSessionScope } from '@/components/session/space-session';
-import type { Proposal } from '@/lib/store';
+import type { ChatQuestion, Proposal } from '@/lib/store';
 import { SpaceReporter, type SpaceReport } from './space-report';
 
 /** A pending proposal of one of the spaces, as the combined queue shows it. */
 interface Waiting {
   space: string;
   proposal: Proposal;
+}
+
+/** An open question of one of the spaces, for me to answer. */
+interface Asked {
+  space: string;
+  question: ChatQuestion;
 }
 
 type Dialog = { type: 'confirm'; item: Waiting } | { type: 'reject'; item: Waiting };
@@ -122,6 +129,14 @@ function EverythingWaiting({ reports }: { reports: ReadonlyMap<string, SpaceRepo
         .sort((a, b) => a.proposal.at - b.proposal.at),
     [reports],
   );
+  // Questions for me beside the proposals, oldest first, each answered in its own box.
+  const asked = useMemo(
+    () =>
+      [...reports.entries()]
+        .flatMap(([space, report]) => report.questions.map((question): Asked => ({ space, question })))
+        .sort((a, b) => a.question.message.at - b.question.message.at),
+    [reports],
+  );
   const [selectedKey, setSelectedKey] = useState<string>();
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const selected = waiting.find((w) => keyOf(w) === selectedKey) ?? waiting[0];
@@ -160,10 +175,23 @@ function EverythingWaiting({ reports }: { reports: ReadonlyMap<string, SpaceRepo
       <h2 id="everything-waiting" className="text-lg font-medium">
         Everything waiting{' '}
         <span className="text-sm font-normal text-slate-400">
-          · {waiting.length} across {reports.size} space{reports.size === 1 ? '' : 's'} · j/k, a approve, r reject
+          · {waiting.length} across {reports.size} space{reports.size === 1 ? '' : 's'}
+          {asked.length > 0 && ` · ${asked.length} question${asked.length === 1 ? '' : 's'}`} · j/k, a approve, r reject
         </span>
       </h2>
-      {waiting.length === 0 && (
+      {asked.length > 0 && (
+        <ul aria-label="Questions" className="flex flex-col gap-2">
+          {asked.map(({ space, question }) => (
+            <li key={`${space}\u0000${question.message.id}`} className="flex flex-col gap-1">
+              <span className="font-mono text-xs text-slate-400">{space}</span>
+              <SpaceSessionScope session={reports.get(space)!.session}>
+                <QuestionCard question={question} />
+              </SpaceSessionScope>
+            </li>
+          ))}
+        </ul>
+      )}
+      {waiting.length === 0 && asked.length === 0 && (
         <p className="rounded-lg border border-dashed border-slate-800 p-4 text-center text-sm text-slate-500">Nothing waits for you in any of your spaces.</p>
       )}
       <ul className="flex flex-col gap-2">

@@ -88,9 +88,17 @@ export function useOutcome(tracked: TrackedSend | undefined): Outcome | undefine
   return state?.id === tracked.envelope.id ? state.outcome : { accepted: false };
 }
 
+/** How long a toast offering Undo stays up: long enough to read it and reach the button. */
+const UNDO_MS = 10_000;
+
 export interface TrackOptions {
   /** Toasted when the gateway accepts it (my echo arrives). */
   success?: string;
+  /**
+   * Offered as Undo on that toast: an action that can be taken back at once (a revoke, granted back) acts without a
+   * question, and its toast says how to take it back.
+   */
+  undo?: () => void;
 }
 
 /**
@@ -110,7 +118,8 @@ export function sendTracked(label: string, operate: () => TrackedSend, options: 
     return undefined;
   }
   const refused = (refusal: Refusal) => toast.error(`${label}: refused`, { id: refusal.id, description: describeRefusal(refusal) });
-  tracked.accepted.then(() => options.success && toast.success(options.success), toastRefusal(label));
+  const undo = options.undo && { action: { label: 'Undo', onClick: options.undo }, duration: UNDO_MS };
+  tracked.accepted.then(() => options.success && toast.success(options.success, undo), toastRefusal(label));
   tracked.ack?.then(
     (ack) => {
       const refusal = rejectingAck(ack);

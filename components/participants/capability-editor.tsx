@@ -47,6 +47,9 @@ export function CapabilityEditor({ recipient, summary, open, onClose }: { recipi
 }
 
 function InForce({ recipient, summary }: { recipient: string; summary: CapabilitySummary }) {
+  const { participant } = useSpaceSession();
+  // The last grant revoked here, offered back in place: this modal dialog keeps the page's toasts out of reach.
+  const [taken, setTaken] = useState<readonly WireCapability[]>();
   return (
     <section aria-label="In force" className="flex flex-col gap-2 rounded border border-slate-800 p-2">
       <h3 className="text-sm font-medium text-slate-200">In force</h3>
@@ -65,6 +68,21 @@ function InForce({ recipient, summary }: { recipient: string; summary: Capabilit
       </div>
       <div>
         <h4 className="text-xs text-slate-400">Grants</h4>
+        {taken && (
+          <p role="status" className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-300">
+            Revoked a grant of {recipient}.
+            <button
+              type="button"
+              className={BUTTON.small}
+              onClick={() => {
+                grantBack(participant, recipient, taken);
+                setTaken(undefined);
+              }}
+            >
+              Undo
+            </button>
+          </p>
+        )}
         <ul aria-label="Grants in force" className="mt-1 flex flex-col gap-1.5">
           {summary.granted.length === 0 && <li className="text-xs text-slate-500">none</li>}
           {summary.granted.map(({ grant, capabilities }) => (
@@ -76,6 +94,7 @@ function InForce({ recipient, summary }: { recipient: string; summary: Capabilit
               at={grant.at}
               reason={grant.reason}
               capabilities={capabilities}
+              onRevoked={setTaken}
             />
           ))}
         </ul>
@@ -91,6 +110,7 @@ function GrantRow({
   at,
   reason,
   capabilities,
+  onRevoked,
 }: {
   recipient: string;
   grantId: string;
@@ -98,6 +118,8 @@ function GrantRow({
   at: number;
   reason?: string;
   capabilities: readonly WireCapability[];
+  /** Once the gateway took the revoke: what it took, for Undo. */
+  onRevoked: (capabilities: readonly WireCapability[]) => void;
 }) {
   const { participant } = useSpaceSession();
   const [sent, setSent] = useState<TrackedSend>();
@@ -105,8 +127,17 @@ function GrantRow({
   const payload = { recipient, grant_id: grantId };
   const allowed = participant.operate.allows('revoke', payload);
 
+  // At once, with Undo: granting the same capabilities back restores what the revoke took.
   function revoke() {
-    setSent(sendTracked(`Revoke grant of ${recipient}`, () => participant.operate.revoke(payload), { success: `Revoked a grant of ${recipient}` }));
+    const tracked = sendTracked(`Revoke grant of ${recipient}`, () => participant.operate.revoke(payload), {
+      success: `Revoked a grant of ${recipient}`,
+      undo: () => grantBack(participant, recipient, capabilities),
+    });
+    tracked?.accepted.then(
+      () => onRevoked(capabilities),
+      () => undefined, // refused: shown on the row and toasted
+    );
+    setSent(tracked);
   }
 
   return (
@@ -141,7 +172,7 @@ function ChangeForm({ recipient, summary }: { recipient: string; summary: Capabi
   const [mode, setMode] = useState<Mode>('grant');
   const [picker, setPicker] = useState<PickerValue>(() => initialPicker('read-only-tools'));
   const [reason, setReason] = useState('');
-  const [sent, setSent] = useState<{ tracked: TrackedSend; mode: Mode }>();
+  const [sent, setSent] = useState<{ tracked: TrackedSend; mode: Mode; takenBack: readonly WireCapability[]; undone?: boolean }>();
   const outcome = useOutcome(sent?.tracked);
   const parsed = useMemo(() => parsePicker(picker), [picker]);
 
@@ -164,13 +195,15 @@ function ChangeForm({ recipient, summary }: { recipient: string; summary: Capabi
     event.preventDefault();
     if (!payload || !allowed) return;
     const label = mode === 'grant' ? `Grant to ${recipient}` : `Revoke from ${recipient}`;
+    const takenBack = removed;
     const tracked = sendTracked(label, () => (mode === 'grant' ? participant.operate.grant(payload) : participant.operate.revoke(payload)), {
       success:
         mode === 'grant'
           ? `Granted ${capabilities!.length} capabilit${capabilities!.length === 1 ? 'y' : 'ies'} to ${recipient}`
-          : `Revoked matching capabilities from ${recipient}`,
+          : `Revoked ${takenBack.length} capabilit${takenBack.length === 1 ? 'y' : 'ies'} from ${recipient}`,
+      ...(mode === 'revoke' && takenBack.length > 0 && { undo: () => grantBack(participant, recipient, takenBack) }),
     });
-    setSent(tracked && { tracked, mode });
+    setSent(tracked && { tracked, mode, takenBack });
   }
 
   const waiting = !!sent && !outcome?.accepted && !outcome?.refusal;
@@ -229,12 +262,37 @@ function ChangeForm({ recipient, summary }: { recipient: string; summary: Capabi
           <span className="text-xs text-slate-400">Your capabilities do not allow {mode === 'grant' ? 'capability/grant' : 'capability/revoke'}.</span>
         )}
       </div>
-      {sent && <OutcomeLine mode={sent.mode} recipient={recipient} outcome={outcome} />}
+      {sent && (
+        <OutcomeLine
+          mode={sent.mode}
+          recipient={recipient}
+          outcome={outcome}
+          onUndo={
+            sent.mode === 'revoke' && sent.takenBack.length > 0 && !sent.undone
+              ? () => {
+                  grantBack(participant, recipient, sent.takenBack);
+                  setSent({ ...sent, undone: true });
+                }
+              : undefined
+          }
+        />
+      )}
     </form>
   );
 }
 
-function OutcomeLine({ mode, recipient, outcome }: { mode: Mode; recipient: string; outcome: ReturnType<typeof useOutcome> }) {
+function OutcomeLine({
+  mode,
+  recipient,
+  outcome,
+  onUndo,
+}: {
+  mode: Mode;
+  recipient: string;
+  outcome: ReturnType<typeof useOutcome>;
+  /** A revoke taken: grant back what it took (in place; the page's toasts are out of reach behind this dialog). */
+  onUndo?: () => void;
+}) {
   if (outcome?.refusal) {
     return (
       <p role="alert" className="rounded border border-red-800 bg-red-950/40 px-2 py-1 text-sm text-red-200">
@@ -248,9 +306,25 @@ function OutcomeLine({ mode, recipient, outcome }: { mode: Mode; recipient: stri
       ? `Granted to ${recipient}.${outcome.ack ? ` ${recipient} acknowledged it.` : ''}`
       : `Revoked from ${recipient}.`;
   return (
-    <p role="status" className={`text-sm ${outcome?.accepted ? 'text-emerald-300' : 'text-slate-400'}`}>
+    <p role="status" className={`flex flex-wrap items-center gap-2 text-sm ${outcome?.accepted ? 'text-emerald-300' : 'text-slate-400'}`}>
       {text}
+      {outcome?.accepted && onUndo && (
+        <button type="button" className={BUTTON.small} onClick={onUndo}>
+          Undo
+        </button>
+      )}
     </p>
+  );
+}
+
+/** The Undo of a revoke: the capabilities it took, granted back (recorded in the audit log as such). */
+function grantBack(participant: ReturnType<typeof useSpaceSession>['participant'], recipient: string, capabilities: readonly WireCapability[]) {
+  sendTracked(
+    `Undo of the revoke from ${recipient}`,
+    () => participant.operate.grant({ recipient, capabilities: [...capabilities], reason: 'undo of a revoke' }),
+    {
+      success: `Granted back to ${recipient}`,
+    },
   );
 }
 

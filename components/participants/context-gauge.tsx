@@ -35,7 +35,7 @@ export function ContextGauge({ participant }: { participant: string }) {
   const level = LEVEL[gauge.level];
   const text = `${full.format(gauge.tokens)} of ${full.format(gauge.maxTokens)} tokens, ${percent}% (${level.word})`;
   return (
-    <div className={`flex flex-col gap-1 ${stale ? 'opacity-60' : ''}`}>
+    <div className="flex flex-col gap-1">
       <div
         role="meter"
         aria-label={`Context usage of ${participant}`}
@@ -55,8 +55,16 @@ export function ContextGauge({ participant }: { participant: string }) {
         <span title={`${full.format(gauge.tokens)} / ${full.format(gauge.maxTokens)} tokens`}>
           {compact.format(gauge.tokens)} / {compact.format(gauge.maxTokens)} tokens
         </span>
-        {messages !== undefined && <span>{messages} msgs</span>}
-        {stale && <span className="text-amber-300">stale</span>}
+        {messages !== undefined && (
+          <span>
+            {full.format(messages)} {messages === 1 ? 'message' : 'messages'}
+          </span>
+        )}
+        {stale && (
+          <span className="text-amber-300" title="It has not reported its status for over a minute: these numbers may be out of date.">
+            no recent report
+          </span>
+        )}
       </p>
     </div>
   );

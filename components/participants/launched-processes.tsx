@@ -4,7 +4,8 @@ import { createContext, useCallback, useContext, useMemo, type ReactNode } from 
 import { spaceApi } from '@/components/session/space-api';
 import { useSpaceSession } from '@/components/session/space-session';
 import { usePolledById } from '@/components/session/use-polled-by-id';
-import type { ProcessAction, ProcessList, ProcessReport } from '@/lib/protocol';
+import type { McpOAuthReport, ProcessAction, ProcessList, ProcessReport } from '@/lib/protocol';
+import { useOAuthConnections, type OAuthConnections } from './oauth-connection';
 
 /** How often the rail asks the server how launched participants' processes are doing (while the tab is visible). */
 const PROCESS_POLL_MS = 2_000;
@@ -19,9 +20,12 @@ interface LaunchedProcesses {
   byId: ReadonlyMap<string, LaunchedProcess>;
   /** Asks the server; resolves with the process as it is after the action, or rejects with the server's message. */
   act(participantId: string, action: ProcessAction): Promise<LaunchedProcess>;
+  /** The remote bridges' OAuth (`GET /api/spaces/{space}/oauth`), and Connect / Disconnect. */
+  oauth: OAuthConnections;
 }
 
-const Context = createContext<LaunchedProcesses>({ byId: new Map(), act: () => Promise.reject(new Error('no process provider')) });
+const noProvider = () => Promise.reject(new Error('no process provider'));
+const Context = createContext<LaunchedProcesses>({ byId: new Map(), act: noProvider, oauth: { byId: new Map(), connect: noProvider, disconnect: noProvider } });
 
 /** The participants the server launches, whether or not they ever joined. */
 export function useLaunchedIds(): string[] {
@@ -29,10 +33,15 @@ export function useLaunchedIds(): string[] {
   return useMemo(() => [...byId.keys()], [byId]);
 }
 
-/** The process of a participant the server launches, or undefined for one it does not. */
-export function useLaunchedProcess(participantId: string): { process?: LaunchedProcess; act: LaunchedProcesses['act'] } {
-  const { byId, act } = useContext(Context);
-  return { process: byId.get(participantId), act };
+/** The process of a participant the server launches, or undefined for one it does not; a remote bridge's OAuth too. */
+export function useLaunchedProcess(participantId: string): {
+  process?: LaunchedProcess;
+  act: LaunchedProcesses['act'];
+  oauth?: McpOAuthReport;
+  connections: OAuthConnections;
+} {
+  const { byId, act, oauth } = useContext(Context);
+  return { process: byId.get(participantId), act, oauth: oauth.byId.get(participantId), connections: oauth };
 }
 
 /**
@@ -43,6 +52,7 @@ export function LaunchedProcessesProvider({ children }: { children: ReactNode })
   const { space, token } = useSpaceSession();
   // A failed poll leaves the cards showing the last state they had.
   const [byId, setById] = usePolledById('/processes', processList, participantOf, PROCESS_POLL_MS);
+  const oauth = useOAuthConnections();
 
   const act = useCallback(
     async (participantId: string, action: ProcessAction) => {
@@ -53,6 +63,6 @@ export function LaunchedProcessesProvider({ children }: { children: ReactNode })
     [space, token, setById],
   );
 
-  const value = useMemo(() => ({ byId, act }), [byId, act]);
+  const value = useMemo(() => ({ byId, act, oauth }), [byId, act, oauth]);
   return <Context value={value}>{children}</Context>;
 }

@@ -2,10 +2,12 @@
 
 import { memo, useMemo, useState } from 'react';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
+import { useIsOperator } from '@/components/session/use-is-operator';
 import { participantById, type ParticipantState } from '@/lib/store';
 import { CapabilityEditor } from './capability-editor';
 import { BudgetGauge } from './budget-gauge';
 import { CapabilitySummaryView } from './capability-summary';
+import { ConnectMcpDialog } from './connect-mcp-dialog';
 import { ContextGauge } from './context-gauge';
 import type { TrackedSend } from './action-outcome';
 import { ControlStatus } from './control-status';
@@ -41,6 +43,9 @@ export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: s
   const summary = useMemo(() => summarizeCapabilities(p?.capabilities ?? [], grants, revocations), [p?.capabilities, grants, revocations]);
   const mayEdit = useMayEditCapabilities(id);
   const [editing, setEditing] = useState(false);
+  // Operators may issue a token of another participant's for an MCP client (the server checks again).
+  const mayConnectMcp = useIsOperator() && !me;
+  const [connectingMcp, setConnectingMcp] = useState(false);
   const [pending, setPending] = useState<{ sent: TrackedSend; label: string }>();
 
   const headingId = `rail-participant-${id}`;
@@ -76,6 +81,14 @@ export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: s
       <CapabilitySummaryView summary={summary} />
       <ControlStatus control={p.lastControl} pending={pending} />
       {mayEdit && !me && <CapabilityEditor recipient={id} summary={summary} open={editing} onClose={() => setEditing(false)} />}
+      {mayConnectMcp && (
+        <div>
+          <button type="button" onClick={() => setConnectingMcp(true)} className={BUTTON.small}>
+            Connect an MCP client…
+          </button>
+          <ConnectMcpDialog participant={id} open={connectingMcp} onClose={() => setConnectingMcp(false)} />
+        </div>
+      )}
     </article>
   );
 });

@@ -13,6 +13,7 @@ import { BudgetDialog } from './budget-dialog';
 import { MenuButton, type MenuItem } from '@/components/ui/menu-button';
 import { NumberField, optionalCount } from './number-field';
 import { BUTTON, INPUT } from './styles';
+import { MemoryLoss } from './working-memory';
 
 /** The `participant.operate` actions of the menu. */
 type ControlKey = 'pause' | 'resume' | 'requestStatus' | 'forget' | 'compact' | 'clear' | 'restart' | 'shutdown' | 'kick';
@@ -39,6 +40,19 @@ const CONTROLS: Record<ControlKey, ControlSpec> = {
   kick: { label: 'Kick…', onlineOnly: false, destructive: true, form: true },
 };
 const ORDER: readonly ControlKey[] = ['pause', 'resume', 'requestStatus', 'compact', 'forget', 'clear', 'restart', 'shutdown', 'kick'];
+
+/**
+ * Whether `key` means anything for `p` as it is now: the menu offers only those (no Resume for an agent that is not
+ * paused, no Shut down twice, no Kick for one already kicked and gone).
+ */
+function applies(key: ControlKey, p: ParticipantState): boolean {
+  if (CONTROLS[key].onlineOnly && !p.online) return false;
+  if (key === 'pause') return !p.paused;
+  if (key === 'resume') return !!p.paused;
+  if (key === 'shutdown') return !p.shutdown;
+  if (key === 'kick') return p.online || !p.kicked;
+  return true;
+}
 
 /** Whether `operate` may do `key` to `target`, asked with a representative call (the forms fill in the rest). */
 function allows(operate: ParticipantOperate, key: ControlKey, target: string): boolean {
@@ -85,7 +99,7 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
     if (key === 'requestStatus') return control('requestStatus', (o) => o.requestStatus(p.id));
   }
 
-  const items: MenuItem[] = ORDER.filter((key) => permitted[key] && (p.online || !CONTROLS[key].onlineOnly)).map((key) => ({
+  const items: MenuItem[] = ORDER.filter((key) => permitted[key] && applies(key, p)).map((key) => ({
     key,
     label: CONTROLS[key].label,
     danger: CONTROLS[key].destructive,
@@ -109,7 +123,7 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
         title={`Clear ${p.id}?`}
         description={
           <>
-            Wipes all of <b>{p.id}</b>’s retained context, scratchpads and working memory. This cannot be undone.
+            Wipes all of <b>{p.id}</b>’s retained context, scratchpads and working memory. <MemoryLoss participant={p.id} /> This cannot be undone.
           </>
         }
         confirmLabel="Clear"
@@ -122,7 +136,7 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
         title={`Restart ${p.id}?`}
         description={
           <>
-            Returns <b>{p.id}</b> to its baseline: its reasoning is cancelled and its streams close. Grants stay in effect.
+            Returns <b>{p.id}</b> to its baseline: its reasoning is cancelled and its streams close. <MemoryLoss participant={p.id} /> Grants stay in effect.
           </>
         }
         confirmLabel="Restart"
@@ -135,7 +149,7 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
         title={`Shut down ${p.id}?`}
         description={
           <>
-            <b>{p.id}</b> stops all activity and the gateway refuses its messages until it rejoins the space.
+            <b>{p.id}</b> stops all activity, abandoning what it was doing, and the gateway refuses its messages until it rejoins the space.
           </>
         }
         confirmLabel="Shut down"

@@ -4,8 +4,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import type { ProcessAction } from '@/lib/protocol';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useLaunchedProcess, type LaunchedProcess } from './launched-processes';
+import { OAuthConnection } from './oauth-connection';
 import { BUTTON } from './styles';
+import { MemoryLoss } from './working-memory';
 
 const STATE_TEXT: Record<LaunchedProcess['state'], string> = {
   starting: 'starting',
@@ -32,6 +35,12 @@ const NEEDS: Record<ProcessAction, 'participant/restart' | 'participant/shutdown
   stop: 'participant/shutdown',
 };
 
+/** Stop and Restart end the process and everything it held in memory: they ask once, saying so; Start does not. */
+const CONFIRMED: Partial<Record<ProcessAction, { verb: string; done: string; effect: string }>> = {
+  stop: { verb: 'Stop', done: 'Stopped', effect: 'Its process ends and stays stopped (no automatic restart) until someone presses Start.' },
+  restart: { verb: 'Restart', done: 'Restarted', effect: 'Its process ends and starts afresh from its configuration, then joins the space again.' },
+};
+
 function exitText(lastExit: NonNullable<LaunchedProcess['lastExit']>): string {
   return lastExit.signal ? `killed by ${lastExit.signal}` : `exit code ${lastExit.code}`;
 }
@@ -49,10 +58,11 @@ function useSecondsUntil(at: number | undefined): number | undefined {
 
 /**
  * The process of a participant the server launches: its state (starting, running, crashed with its exit code and
- * last log lines, stopped, restarting in N s) and Start / Stop / Restart for whoever may send the matching control.
+ * last log lines, stopped, restarting in N s) and Start / Stop / Restart for whoever may send the matching control;
+ * for a remote MCP bridge whose server wants OAuth, its authorization with Connect / Disconnect (`OAuthConnection`).
  */
 export function ProcessState({ participantId }: { participantId: string }) {
-  const { process, act } = useLaunchedProcess(participantId);
+  const { process, act, oauth, connections } = useLaunchedProcess(participantId);
   const { participant } = useSpaceSession();
   const mine = useSpace((s) => s.connection.capabilities);
   const allowed = useMemo(() => {
@@ -60,14 +70,17 @@ export function ProcessState({ participantId }: { participantId: string }) {
     return (action: ProcessAction) => participant.canSend(NEEDS[action], {});
   }, [participant, mine]);
   const [busy, setBusy] = useState<ProcessAction>();
+  const [confirming, setConfirming] = useState<ProcessAction>();
   const seconds = useSecondsUntil(process?.state === 'restarting' ? process.restartAt : undefined);
   if (!process) return null;
 
   const up = process.state === 'starting' || process.state === 'running';
   const actions: ProcessAction[] = up ? ['restart', 'stop'] : process.state === 'restarting' ? ['start', 'stop'] : ['start'];
   const run = (action: ProcessAction) => {
+    setConfirming(undefined);
     setBusy(action);
     act(participantId, action)
+      .then(() => CONFIRMED[action] && toast.success(`${CONFIRMED[action].done} ${participantId}`))
       .catch((error: unknown) => toast.error(`Could not ${action} ${participantId}`, { description: error instanceof Error ? error.message : String(error) }))
       .finally(() => setBusy(undefined));
   };
@@ -94,7 +107,7 @@ export function ProcessState({ participantId }: { participantId: string }) {
               type="button"
               className={BUTTON.small}
               disabled={busy !== undefined}
-              onClick={() => run(action)}
+              onClick={() => (CONFIRMED[action] ? setConfirming(action) : run(action))}
               aria-label={`${action} ${participantId}`}
             >
               {busy === action ? `${action}…` : action.charAt(0).toUpperCase() + action.slice(1)}
@@ -102,7 +115,22 @@ export function ProcessState({ participantId }: { participantId: string }) {
           ))}
         </span>
       </div>
+      <ConfirmDialog
+        open={confirming !== undefined}
+        size="small"
+        title={`${confirming && CONFIRMED[confirming]?.verb} ${participantId}?`}
+        description={
+          <>
+            {confirming && CONFIRMED[confirming]?.effect} <MemoryLoss participant={participantId} />
+          </>
+        }
+        confirmLabel={(confirming && CONFIRMED[confirming]?.verb) ?? ''}
+        classNames={{ cancel: BUTTON.secondary, confirm: BUTTON.danger }}
+        onCancel={() => setConfirming(undefined)}
+        onConfirm={() => confirming && run(confirming)}
+      />
       {!up && lastLine && <p className="break-words text-xs text-amber-200">{lastLine}</p>}
+      <OAuthConnection participantId={participantId} connection={oauth} connections={connections} />
       {process.tail && process.tail.length > 0 && (
         <details open={process.state === 'crashed'} className="text-xs">
           <summary className="cursor-pointer text-slate-400">Last log lines</summary>

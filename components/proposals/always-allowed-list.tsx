@@ -6,7 +6,10 @@ import { Age } from './proposal-clock';
 import { activeToolGrants } from './tool-grants';
 import type { ProposalActions } from './use-proposal-actions';
 
-/** The "always allow" grants in force, each revocable (`capability/revoke` by grant id). */
+/**
+ * Grants in force that let a participant call named tools directly, with any arguments and no approval (made in a
+ * participant's capability editor, or by an earlier "Always allow"), each revocable (`capability/revoke` by grant id).
+ */
 export function AlwaysAllowedList({ actions }: { actions: ProposalActions }) {
   const grants = useSpace(activeToolGrants);
   const me = useSpace((s) => s.connection.me);
@@ -14,13 +17,13 @@ export function AlwaysAllowedList({ actions }: { actions: ProposalActions }) {
   return (
     <section aria-labelledby="always-allowed-heading" className="flex flex-col gap-1.5 border-t border-slate-800 pt-2">
       <h3 id="always-allowed-heading" className="text-xs font-semibold tracking-wide text-slate-400 uppercase">
-        Always allowed
+        Granted tools (any arguments, no approval)
       </h3>
       <ul className="flex flex-col gap-1">
         {grants.map(({ grant, tools }) => (
           <li key={grant.id} className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded border border-slate-800 px-2 py-1 text-xs">
             <span className="font-medium text-slate-200">{grant.recipient}</span>
-            <span className="text-slate-400">may call</span>
+            <span className="text-slate-400">may call directly</span>
             <span className="font-mono text-sky-300">{tools.join(', ')}</span>
             <span className="text-slate-500">
               granted by {grant.granter === me ? 'you' : grant.granter} <Age at={grant.at} />

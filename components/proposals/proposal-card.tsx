@@ -9,14 +9,15 @@ import { Kbd } from './kbd';
 import { Age, Countdown } from './proposal-clock';
 import { ProposalArguments } from './proposal-arguments';
 import { ProposalOutcome } from './proposal-outcome';
+import { ApprovalCount } from './approval-count';
 import { RiskBadge } from './risk-badge';
 import { StatusBadge } from './status-badge';
 import { toolGrantFor } from './tool-grants';
-import { approveBlocker, grantBlocker } from './use-proposal-actions';
+import { approveBlocker } from './use-proposal-actions';
 import { useRules } from '@/components/rules/rules-context';
-import { scopeLabel, type ApprovalScope } from '@/components/rules/use-approve-for';
-import { MenuButton } from '@/components/ui/menu-button';
+import { ruleBlocker } from '@/components/rules/use-approve-for';
 import { NOT_NOW_MINUTES } from './use-snoozes';
+import { argumentsAtAGlance } from './proposal-content';
 
 // Pending cards carry their risk on the left edge, so a dangerous one stands out while scanning the queue.
 const ACCENT: Record<string, string> = { safe: 'border-l-emerald-600', moderate: 'border-l-amber-500', dangerous: 'border-l-red-600' };
@@ -25,10 +26,11 @@ const ACCENT: Record<string, string> = { safe: 'border-l-emerald-600', moderate:
 // select this card again.
 const isControl = (target: EventTarget) => target instanceof Element && target.closest('button, input') !== null;
 
-/** What a card asks its queue to do; the queue owns dialogs and selection. */
-export type CardAction = 'approve' | 'edit' | 'reject' | 'grant' | 'toggle' | 'snooze' | `approve-${ApprovalScope}`;
-
-const SCOPES: readonly ApprovalScope[] = ['hour', 'session', 'always'];
+/**
+ * What a card asks its queue to do; the queue owns dialogs and selection. `always` and `approve-for` open the rule
+ * dialog (the narrowest rule of this proposal's shape, its scope shown first), for good or for a while.
+ */
+export type CardAction = 'approve' | 'edit' | 'reject' | 'always' | 'approve-for' | 'toggle' | 'snooze';
 
 /**
  * One proposal: who proposes what to whom, the tool's risk, its age and countdown, the exact arguments (or a diff),
@@ -58,26 +60,24 @@ export const ProposalCard = memo(function ProposalCard({
   // What is possible depends on my capabilities and on who offers which tool: re-check only when those change.
   const capabilities = useSpace((s) => s.connection.capabilities);
   const tools = useSpace((s) => s.tools.version);
+  // The envelope a proposal names as its context, in words when it is a reasoning step I saw (never a bare id).
+  const contextMessage = useSpace((s) => (p.context === undefined ? undefined : s.reasoning.byId.get(p.context)?.message));
   const titleId = useId();
   const argumentsId = useId();
   const [expanded, setExpanded] = useState(false);
   const pending = p.state === 'pending';
   const name = p.toolName ?? p.method;
 
-  const [approveWhy, grantWhy] = useMemo(() => {
-    if (!pending) return [undefined, undefined];
-    const state = store.getState();
-    return [approveBlocker(participant, state, p), grantBlocker(participant, state, p)];
-  }, [pending, participant, store, p, capabilities, tools, me]);
-  const grantTitle = grantWhy ? `Cannot always allow: ${grantWhy}` : `Approve, and let ${p.proposer} call ${name} directly from now on`;
-  // Rules approve in the server: only where someone applies them (a supervisor) and I may write them.
-  const approveFor = useMemo(
-    () =>
-      rules.mayManage && rules.supervisor
-        ? SCOPES.map((scope) => ({ key: scope, label: `Approve ${scopeLabel(scope, p.proposer)}`, onSelect: () => onAction(`approve-${scope}`, p.id) }))
-        : [],
-    [rules.mayManage, rules.supervisor, p.proposer, p.id, onAction],
+  const approveWhy = useMemo(
+    () => (pending ? approveBlocker(participant, store.getState(), p) : undefined),
+    [pending, participant, store, p, capabilities, tools, me],
   );
+  // Rules approve in the server: only where someone applies them (a supervisor) and I may write them.
+  const ruleWhy = ruleBlocker(rules) ?? approveWhy;
+  const alwaysTitle = ruleWhy
+    ? `Cannot approve by a rule: ${ruleWhy}`
+    : `Approve, and let a rule approve ${p.proposer}’s later calls of this shape (you see what it covers first)`;
+  const glance = useMemo(() => (pending ? undefined : argumentsAtAGlance(p)), [pending, p]);
 
   return (
     <article
@@ -121,10 +121,10 @@ export const ProposalCard = memo(function ProposalCard({
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-[11px] text-slate-400">
         <RiskBadge risk={p.risk} />
         <Age at={p.at} />
-        {pending && p.deadline !== undefined && <Countdown deadline={p.deadline} from={p.at} source={p.deadlineSource} />}
+        {pending && p.deadline !== undefined && p.deadlineSource === 'proposer' && <Countdown deadline={p.deadline} from={p.at} proposer={p.proposer} />}
         {grant && pending && (
           <span className="text-sky-300">
-            {p.proposer} is already always allowed to call {name}
+            {p.proposer} holds a grant to call {name} with any arguments
           </span>
         )}
         {pending && p.escalation && (
@@ -132,9 +132,20 @@ export const ProposalCard = memo(function ProposalCard({
             Urgent: undecided for {p.escalation.waitedSeconds} s
           </span>
         )}
+        {p.approvals && <ApprovalCount approvals={p.approvals} />}
       </div>
 
-      {p.context && <p className="text-[11px] text-slate-500">context: {p.context}</p>}
+      {p.context && (
+        <p className="text-[11px] text-slate-500" title={`context ${p.context}`}>
+          {contextMessage ? (
+            <>
+              Part of {p.proposer}’s reasoning: “<span className="text-slate-300">{contextMessage}</span>”
+            </>
+          ) : (
+            `Part of an earlier step of ${p.proposer}’s`
+          )}
+        </p>
+      )}
 
       {pending ? (
         <>
@@ -154,8 +165,14 @@ export const ProposalCard = memo(function ProposalCard({
         </>
       ) : (
         <details className="text-xs">
-          <summary className="cursor-pointer text-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
+          <summary className="cursor-pointer truncate text-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
             {p.method === 'tools/call' ? 'Arguments' : 'Params'}
+            {glance && (
+              <>
+                <span aria-hidden="true"> · </span>
+                <span className="font-mono text-slate-200">{glance}</span>
+              </>
+            )}
           </summary>
           <div className="mt-1.5">
             <ProposalArguments proposal={p} />
@@ -200,14 +217,16 @@ export const ProposalCard = memo(function ProposalCard({
                 Edit then approve <Kbd>e</Kbd>
               </button>
             )}
-            {!basic && approveWhy === undefined && approveFor.length > 0 && (
-              <MenuButton
-                label="Approve for…"
-                buttonText="Approve for…"
-                items={approveFor}
-                align="left"
-                buttonClassName={`${buttonClass.base} ${buttonClass.neutral} aria-expanded:bg-slate-800`}
-              />
+            {!basic && ruleWhy === undefined && (
+              <button
+                type="button"
+                aria-haspopup="dialog"
+                title="Approve by a rule for an hour or for the proposer’s session (you see what it covers first)"
+                onClick={() => onAction('approve-for', p.id)}
+                className={`${buttonClass.base} ${buttonClass.neutral}`}
+              >
+                Approve for…
+              </button>
             )}
             <button type="button" onClick={() => onAction('reject', p.id)} className={`${buttonClass.base} ${buttonClass.rejectOutline} max-sm:-order-1`}>
               Reject <Kbd>r</Kbd>
@@ -216,12 +235,13 @@ export const ProposalCard = memo(function ProposalCard({
               <>
                 <button
                   type="button"
-                  disabled={grantWhy !== undefined}
-                  title={grantTitle}
-                  onClick={() => onAction('grant', p.id)}
+                  aria-haspopup="dialog"
+                  disabled={ruleWhy !== undefined}
+                  title={alwaysTitle}
+                  onClick={() => onAction('always', p.id)}
                   className={`${buttonClass.base} ${buttonClass.grant}`}
                 >
-                  Always allow <Kbd>g</Kbd>
+                  Always approve like this <Kbd>g</Kbd>
                 </button>
                 <button
                   type="button"

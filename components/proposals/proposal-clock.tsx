@@ -35,25 +35,18 @@ export function Age({ at }: { at: number }) {
 }
 
 /**
- * Time left before a pending proposal expires. The proposer's own timeout is prominent (amber, then red under
- * 30 s); the model's default deadline is shown muted, because nobody asked for it.
+ * Time left before a pending proposal expires, shown only when its proposer said how long it waits (`timeout_ms` or
+ * `expires_at` in the proposal; the SDK's `mcpRequest` always says): the deadline is the proposal's own time plus
+ * that, the same on every screen, and the proposer withdraws it then. Amber, then red under 30 s.
  */
-export function Countdown({ deadline, from, source }: { deadline: number; from: number; source?: 'proposer' | 'default' }) {
+export function Countdown({ deadline, from, proposer }: { deadline: number; from: number; proposer: string }) {
   const now = useClock();
   // The clock ticks once a second, so right after arrival it may still read earlier than `from`.
   const left = Math.min(deadline - now, deadline - from);
-  const text = formatCountdown(left);
-  if (source !== 'proposer') {
-    return (
-      <span className="tabular-nums text-slate-500" title="The space model's default deadline: undecided proposals expire after this long, here and in the SDK">
-        auto-expires in {text}
-      </span>
-    );
-  }
   const tone = left < 30_000 ? 'bg-red-950 text-red-300 ring-red-800' : 'bg-amber-950 text-amber-300 ring-amber-800';
   return (
-    <span className={`rounded px-1.5 py-px font-medium tabular-nums ring-1 ${tone}`} title="The proposer's timeout">
-      expires in {text}
+    <span className={`rounded px-1.5 py-px font-medium tabular-nums ring-1 ${tone}`} title={`${proposer} waits this long for a decision, then withdraws it`}>
+      expires in {formatCountdown(left)}
     </span>
   );
 }

@@ -94,3 +94,21 @@ export function omitKeys(args: unknown, keys: readonly string[]): unknown {
   if (!isRecordValue(args) || keys.length === 0) return args;
   return Object.fromEntries(Object.entries(args).filter(([k]) => !keys.includes(k)));
 }
+
+/** Argument names whose values say what a call acts on (a file, a folder, a URL). */
+const TARGET_KEY = /path|file|dir|folder|source|destination|uri|url|name/i;
+const GLANCE_LENGTH = 100;
+
+/**
+ * What a call acts on, in one line, for a card whose arguments are folded away (history): its path-like arguments
+ * (`notes/a.md → archive/a.md` for a move), else its first short text argument; undefined when nothing fits.
+ */
+export function argumentsAtAGlance(p: { method: string; arguments?: unknown; params?: unknown }): string | undefined {
+  const args = p.method === 'tools/call' ? p.arguments : p.params;
+  if (!isRecordValue(args)) return undefined;
+  const short = Object.entries(args).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '' && !entry[1].includes('\n'));
+  const targets = short.filter(([key]) => TARGET_KEY.test(key)).map(([, value]) => value);
+  const text = targets.length > 0 ? targets.join(' → ') : short[0]?.[1];
+  if (text === undefined) return undefined;
+  return text.length > GLANCE_LENGTH ? `${text.slice(0, GLANCE_LENGTH - 1)}…` : text;
+}

@@ -6,8 +6,16 @@ import type { RuleRef } from '@/lib/protocol';
 import type { Proposal } from '@/lib/store';
 import { JsonBlock } from './json-block';
 import { resultText } from './proposal-content';
+import { reasonLabel } from './reject-reasons';
 
 const who = (id: string, me: string | undefined) => (id === me ? `${id} (you)` : id);
+
+/** Why a proposer withdrew, in words (its own reason code otherwise). */
+const WITHDRAWN_BECAUSE: Record<string, string> = {
+  timeout: 'its timeout ran out before anyone decided',
+  cancelled: 'it stopped waiting',
+  no_longer_needed: 'it no longer needs it',
+};
 
 /** "by rule *name* (v3)", a link to the rule for those who may open the rules. */
 function ByRule({ rule }: { rule: RuleRef }) {
@@ -34,19 +42,23 @@ export const ProposalOutcome = memo(function ProposalOutcome({ proposal: p, me }
   const f = p.fulfilment;
   const lines: ReactNode[] = [];
 
-  if (p.state === 'expired' || p.expiredAt !== undefined) {
+  // A proposer that withdraws at its own timeout is the same event as its deadline passing: one line says both.
+  const timedOut = p.withdrawal?.reason === 'timeout';
+  if ((p.state === 'expired' || p.expiredAt !== undefined) && !timedOut) {
     lines.push(
       <p key="expired" className="text-amber-300">
-        Expired {p.expiredAt ? `at ${new Date(p.expiredAt).toLocaleTimeString()}` : ''}: nobody decided before{' '}
-        {p.deadlineSource === 'proposer' ? "the proposer's timeout" : "the dashboard's deadline"}. It was not rejected.
+        Expired {p.expiredAt ? `at ${new Date(p.expiredAt).toLocaleTimeString()}` : ''}: nobody decided{' '}
+        {p.deadlineSource === 'proposer' ? `within ${p.proposer}’s timeout` : `within this dashboard’s limit (${p.proposer} named no timeout)`}. It was not
+        rejected.
       </p>,
     );
   }
   if (p.withdrawal) {
+    const reason = p.withdrawal.reason;
     lines.push(
-      <p key="withdrawn" className="text-slate-300">
+      <p key="withdrawn" className={timedOut ? 'text-amber-300' : 'text-slate-300'}>
         Withdrawn by {p.proposer}
-        {p.withdrawal.reason ? ` (${p.withdrawal.reason})` : ''}.
+        {reason ? `: ${WITHDRAWN_BECAUSE[reason] ?? reason}` : ''}.{timedOut ? ' It was not rejected.' : ''}
       </p>,
     );
   }
@@ -54,7 +66,7 @@ export const ProposalOutcome = memo(function ProposalOutcome({ proposal: p, me }
     lines.push(
       <div key={r.id} className="text-red-300">
         <p>
-          Rejected by {r.rule ? <ByRule rule={r.rule} /> : who(r.by, me)}: <span className="font-mono">{r.reason ?? 'no reason given'}</span>
+          Rejected by {r.rule ? <ByRule rule={r.rule} /> : who(r.by, me)}: <span title={r.reason && `reason code ${r.reason}`}>{reasonLabel(r.reason)}</span>
         </p>
         {r.explanation && <p className="mt-0.5 whitespace-pre-wrap text-slate-300">“{r.explanation.text}”</p>}
       </div>,

@@ -19,7 +19,9 @@ import { useQueueHotkeys, type QueueKey } from './use-queue-hotkeys';
 import { useToolDiscovery } from './use-tool-discovery';
 import { NOT_NOW_MINUTES, useSnoozes } from './use-snoozes';
 import { RuleSuggestions } from '@/components/rules/rule-suggestions';
-import { useApproveFor, type ApprovalScope } from '@/components/rules/use-approve-for';
+import { ApproveByRuleDialog } from '@/components/rules/approve-by-rule-dialog';
+import { useRules } from '@/components/rules/rules-context';
+import { ruleBlocker, useApproveFor, type ApprovalScope } from '@/components/rules/use-approve-for';
 import { measureFromResizeObserver } from '@/components/ui/measure-from-resize-observer';
 
 type Row = { kind: 'proposal'; proposal: Proposal } | { kind: 'history'; count: number } | { kind: 'empty' };
@@ -29,14 +31,16 @@ type Dialog =
   | { type: 'help' }
   | { type: 'edit'; proposal: Proposal }
   | { type: 'reject'; proposals: readonly Proposal[] }
-  | { type: 'confirm'; proposals: readonly Proposal[]; andThen: 'approve' | 'grant' | ApprovalScope };
+  | { type: 'confirm'; proposals: readonly Proposal[] }
+  | { type: 'rule'; proposal: Proposal; scope: ApprovalScope };
 
 const NO_IDS: ReadonlySet<string> = new Set();
 
 /**
  * The approvers' queue: every `mcp/proposal` the moment it arrives, pending ones first (oldest first), then the
  * searchable history (newest first), in one virtualised list. Approve, edit then approve, reject with a reason,
- * always allow, and batch decisions, from the mouse or the keyboard (`?` lists the keys).
+ * approve by a rule (always, or for a while: the narrowest rule of the proposal's shape, its scope shown first), and
+ * batch decisions, from the mouse or the keyboard (`?` lists the keys).
  */
 export function ProposalQueue() {
   const { store, space } = useSpaceSession();
@@ -116,29 +120,28 @@ export function ProposalQueue() {
     (proposals: readonly Proposal[], confirmed: boolean) => {
       const ready = stillPending(proposals);
       if (ready.length === 0) return;
-      if (!confirmed && ready.some(needsConfirmation)) return setDialog({ type: 'confirm', proposals: ready, andThen: 'approve' });
+      if (!confirmed && ready.some(needsConfirmation)) return setDialog({ type: 'confirm', proposals: ready });
       const ok = ready.length === 1 ? actions.approve(ready[0]) : actions.approveMany(ready);
       if (ok) moveOn(ready.map((p) => p.id));
     },
     [actions, moveOn, stillPending],
   );
 
-  const alwaysAllow = useCallback(
-    (proposal: Proposal, confirmed: boolean) => {
-      const [ready] = stillPending([proposal]);
-      if (!ready) return;
-      if (!confirmed && needsConfirmation(ready)) return setDialog({ type: 'confirm', proposals: [ready], andThen: 'grant' });
-      if (actions.alwaysAllow(ready)) moveOn([ready.id]);
-    },
-    [actions, moveOn, stillPending],
-  );
-
+  const rules = useRules();
   const approveFor = useApproveFor();
+  // The rule dialog shows the rule's scope (and the tool's risk) first; confirming it creates the rule.
+  const askRule = useCallback(
+    (proposal: Proposal, scope: ApprovalScope) => {
+      const why = ruleBlocker(rules);
+      if (why) return void toast(`No rule can approve ${proposal.toolName ?? proposal.method} from here: ${why}`);
+      setDialog({ type: 'rule', proposal, scope });
+    },
+    [rules],
+  );
   const approveWithRule = useCallback(
-    (proposal: Proposal, scope: ApprovalScope, confirmed: boolean) => {
+    (proposal: Proposal, scope: ApprovalScope) => {
       const [ready] = stillPending([proposal]);
       if (!ready) return;
-      if (!confirmed && needsConfirmation(ready)) return setDialog({ type: 'confirm', proposals: [ready], andThen: scope });
       moveOn([ready.id]);
       void approveFor(ready, scope);
     },
@@ -165,7 +168,8 @@ export function ProposalQueue() {
         return;
       }
       if (action === 'approve') approve([proposal], false);
-      else if (action === 'grant') alwaysAllow(proposal, false);
+      else if (action === 'always') askRule(proposal, 'always');
+      else if (action === 'approve-for') askRule(proposal, 'hour');
       else if (action === 'snooze') {
         moveOn([proposal.id]);
         snooze(proposal.id);
@@ -173,11 +177,10 @@ export function ProposalQueue() {
           description: 'It is still pending for everyone else, and comes back at once if it becomes urgent.',
           action: { label: 'Show it again', onClick: () => wake([proposal.id]) },
         });
-      } else if (action.startsWith('approve-')) approveWithRule(proposal, action.slice('approve-'.length) as ApprovalScope, false);
-      else if (action === 'edit') setDialog({ type: 'edit', proposal });
+      } else if (action === 'edit') setDialog({ type: 'edit', proposal });
       else setDialog({ type: 'reject', proposals: [proposal] });
     },
-    [store, approve, alwaysAllow, approveWithRule, moveOn, snooze, wake],
+    [store, approve, askRule, moveOn, snooze, wake],
   );
 
   const select = useCallback(
@@ -206,7 +209,7 @@ export function ProposalQueue() {
         return select(order[next], true);
       }
       if (selected === undefined) return;
-      const action: Record<'a' | 'e' | 'r' | 'g' | 'x' | 'n', CardAction> = { a: 'approve', e: 'edit', r: 'reject', g: 'grant', x: 'toggle', n: 'snooze' };
+      const action: Record<'a' | 'e' | 'r' | 'g' | 'x' | 'n', CardAction> = { a: 'approve', e: 'edit', r: 'reject', g: 'always', x: 'toggle', n: 'snooze' };
       act(action[key], selected);
     },
     [order, selected, select, act],
@@ -365,13 +368,21 @@ export function ProposalQueue() {
       {dialog?.type === 'confirm' && (
         <ConfirmDialog
           proposals={dialog.proposals}
-          andThen={dialog.andThen}
           onCancel={closeDialog}
           onConfirm={() => {
             setDialog(null);
-            if (dialog.andThen === 'grant') alwaysAllow(dialog.proposals[0], true);
-            else if (dialog.andThen === 'approve') approve(dialog.proposals, true);
-            else approveWithRule(dialog.proposals[0], dialog.andThen, true);
+            approve(dialog.proposals, true);
+          }}
+        />
+      )}
+      {dialog?.type === 'rule' && (
+        <ApproveByRuleDialog
+          proposal={dialog.proposal}
+          scope={dialog.scope}
+          onCancel={closeDialog}
+          onConfirm={(scope) => {
+            setDialog(null);
+            approveWithRule(dialog.proposal, scope);
           }}
         />
       )}

@@ -70,8 +70,8 @@ export const TextDiff = memo(function TextDiff({ before, after, label }: { befor
             <tbody>
               {rows.map((row, i) => (
                 <tr key={i} className={TONE[row.kind]}>
-                  <td className="w-8 select-none px-1 text-right text-slate-600">{row.oldNo ?? ''}</td>
-                  <td className="w-8 select-none px-1 text-right text-slate-600">{row.newNo ?? ''}</td>
+                  <td className="w-8 select-none px-1 text-right text-slate-400">{row.oldNo ?? ''}</td>
+                  <td className="w-8 select-none px-1 text-right text-slate-400">{row.newNo ?? ''}</td>
                   <td className="w-3 select-none text-center">
                     <span aria-hidden="true">{SIGN[row.kind]}</span>
                     {row.kind === 'add' && <span className="sr-only">added</span>}

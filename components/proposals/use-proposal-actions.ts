@@ -5,9 +5,10 @@ import { toast } from 'sonner';
 import { toastRefusal } from '@/components/participants/action-outcome';
 import { useSpaceSession } from '@/components/session/space-session';
 import { isDangerousRisk } from '@/lib/protocol';
-import type { CapabilityGrantPayload } from '@/lib/protocol';
 import type { MEWParticipant } from '@/lib/sdk/mew-participant';
-import type { GrantState, Proposal, SpaceState } from '@/lib/store';
+import { hasApproved, type GrantState, type Proposal, type SpaceState } from '@/lib/store';
+import { ApprovalRecorded } from '@/lib/sdk/mcp-request-tracker';
+import { reasonLabel } from './reject-reasons';
 import { participantsOffering } from './store-access';
 
 /** Why an action is not possible now, or undefined when it is. */
@@ -34,28 +35,16 @@ function fulfilment(p: Proposal, params: unknown) {
   return { jsonrpc: '2.0' as const, id: 0, method: p.method, ...(params !== undefined && { params: params as Record<string, unknown> }) };
 }
 
-function grantPayload(p: Proposal): CapabilityGrantPayload {
-  return {
-    recipient: p.proposer,
-    capabilities: [{ kind: 'mcp/request', payload: { method: 'tools/call', params: { name: p.toolName! } } }],
-    reason: `Always allow ${p.toolName} (approved proposal ${p.id})`,
-  };
-}
-
 /** Whether I can approve `p` (send the fulfilling request), and if not why. */
 export function approveBlocker(participant: MEWParticipant, s: SpaceState, p: Proposal, params: unknown = p.params): Blocker {
   if (p.state !== 'pending') return `it is ${p.state}`;
   if (targetsOf(p, s).length === 0) return 'it names no target, and no single participant offers this tool';
   if (!participant.canSend('mcp/request', fulfilment(p, params))) return `your capabilities do not allow this ${p.method} request`;
+  // Its tool needs several approvers, and my approval of this very call is counted already.
+  if (JSON.stringify(params) === JSON.stringify(p.params) && hasApproved(p, s.connection.me)) {
+    return `you already approved it (${p.approvals!.by.length} of ${p.approvals!.required}): ${p.approvals!.required} different people must`;
+  }
   return undefined;
-}
-
-/** Whether I can "always allow" `p`'s tool for its proposer, and if not why. */
-export function grantBlocker(participant: MEWParticipant, s: SpaceState, p: Proposal): Blocker {
-  if (p.method !== 'tools/call' || !p.toolName) return 'only tool calls can be always allowed';
-  if (p.proposer === s.connection.me) return 'it is your own proposal';
-  if (!participant.operate.allows('grant', grantPayload(p))) return 'your capabilities do not allow granting this';
-  return approveBlocker(participant, s, p);
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -91,7 +80,17 @@ export function useProposalActions() {
         call: { method: p.method, ...(params !== undefined && { params: params as Record<string, unknown> }) },
         to,
       });
-      outcome.catch(toastRefusal(`Approval of ${p.toolName ?? p.method}`));
+      outcome.then(
+        (result) => {
+          // My approval is counted, short of the quorum: the call waits for other approvers (nothing ran).
+          if (!(result instanceof ApprovalRecorded)) return;
+          const who = result.approvals.map((a) => a.by).join(', ');
+          toast(`Approval recorded: ${result.approvals.length} of ${result.required}`, {
+            description: `${p.toolName ?? p.method} from ${p.proposer} runs once ${result.required} different people approved it (so far: ${who || 'nobody'})`,
+          });
+        },
+        toastRefusal(`Approval of ${p.toolName ?? p.method}`),
+      );
       return to;
     };
 
@@ -134,7 +133,7 @@ export function useProposalActions() {
         return done > 0 && failures.length === 0;
       },
 
-      /** `mcp/reject` to each proposer, then the explanation (if any) as a chat correlated to that reject. */
+      /** `mcp/reject` to each proposer with the reason and explanation, then the explanation (if any) as a chat correlated to that reject. */
       reject(proposals: readonly Proposal[], reason: string, explanation: string): boolean {
         const ready = proposals.filter(undecided);
         if (ready.length === 0) return false;
@@ -144,20 +143,8 @@ export function useProposalActions() {
             outcome.catch(toastRefusal(`Rejection of ${p.toolName ?? p.method}`));
           }
           const one = ready.length === 1 ? ready[0] : undefined;
-          toast('Rejected', { description: one ? `${one.toolName ?? one.method} from ${one.proposer}: ${reason}` : `${ready.length} proposals: ${reason}` });
-        });
-      },
-
-      /** Grants the proposer this tool (`capability/grant`), then approves this call. */
-      alwaysAllow(p: Proposal): boolean {
-        if (!undecided(p)) return false;
-        return attempt(() => {
-          const blocker = grantBlocker(participant, store.getState(), p);
-          if (blocker) throw new Error(`Cannot always allow ${p.toolName ?? p.method}: ${blocker}`);
-          const { accepted } = participant.operate.grant(grantPayload(p));
-          accepted.catch(toastRefusal(`Always allowing ${p.toolName}`));
-          const to = sendFulfilment(p, p.params);
-          toast.success(`Approved — sent to ${to.join(', ')}`, { description: `${p.proposer} may now call ${p.toolName} directly` });
+          const why = reasonLabel(reason);
+          toast('Rejected', { description: one ? `${one.toolName ?? one.method} from ${one.proposer}: ${why}` : `${ready.length} proposals: ${why}` });
         });
       },
 

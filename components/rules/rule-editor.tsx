@@ -8,15 +8,28 @@ import type { ApprovalRuleInput } from '@/lib/rules/approval-rule';
 import { approvalRuleInputSchema, RULE_DECISIONS, RULE_MODES } from '@/lib/rules/approval-rule';
 import { validateRule, type RuleIssue } from '@/lib/rules/rule-engine';
 import { previewRule } from '@/lib/rules/rule-preview';
-import { formOf, MATCH_FIELDS, ruleOfForm, type RuleForm } from './rule-form';
+import { describeMatch } from '@/lib/rules/rule-shape';
+import { ARGUMENTS_HINT, fieldLabel, formOf, MATCH_FIELDS, MATCH_HINTS, ruleOfForm, type RuleForm } from './rule-form';
+import { argumentsAtAGlance } from '@/components/proposals/proposal-content';
 import { useRules } from './rules-context';
 
-const MATCH_HINTS: Record<(typeof MATCH_FIELDS)[number], string> = {
-  proposer: 'scribe, agent-*, ["a","b"]',
-  target: 'files',
-  method: 'tools/call',
-  tool: 'write_file, read_*',
-};
+/** A problem's message for the editor: a missed example says which proposal, as the editor never shows examples. */
+function issueText(issue: RuleIssue, examples: ApprovalRuleInput['examples']): string {
+  const [first, key, index] = issue.path;
+  if (first !== 'examples' || typeof index !== 'number') return issue.message;
+  const facts = examples?.[key === 'not_match' ? 'not_match' : 'match']?.[index];
+  const glance = facts && argumentsAtAGlance({ method: facts.method, arguments: facts.arguments });
+  const which = facts
+    ? ` (${describeMatch({ proposer: facts.proposer, target: facts.targets?.[0], tool: facts.tool ?? undefined, method: facts.tool ? undefined : facts.method })}${glance ? ` · ${glance}` : ''})`
+    : '';
+  return key === 'not_match'
+    ? `it now also covers a proposal it was made to leave alone${which}: narrow the match`
+    : `it no longer covers the proposal it was made from${which}: widen the match, or write a new rule`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const DECISION_VERB = { approve: 'approves', reject: 'rejects', ask: 'asks a person about' } as const;
 
 /**
  * Writes or edits one rule: its match as patterns of the capability language (checked live, as the server will),
@@ -37,7 +50,15 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
   const read = useMemo(() => ruleOfForm(form), [form]);
   const checked = useMemo(() => ('rule' in read ? validateRule(read.rule) : undefined), [read]);
   const issues: RuleIssue[] = 'field' in read ? [{ path: ['match', read.field], message: read.message }] : checked && !checked.ok ? checked.issues : [];
-  const issueAt = (...path: string[]) => issues.find((i) => path.every((p, n) => i.path[n] === p))?.message;
+  const issueAt = (...path: string[]) => {
+    const issue = issues.find((i) => path.every((p, n) => i.path[n] === p));
+    return issue && issueText(issue, form.keep.examples);
+  };
+  // An input and its error, tied together for assistive technology.
+  const errorOf = (field: string, error: string | undefined) => ({
+    'aria-invalid': error !== undefined,
+    'aria-describedby': error === undefined ? undefined : `${id(field)}-error`,
+  });
 
   // The space's proposals the preview replays (the store keeps a bounded window of them).
   // The slice, not its map: the map changes in place, and only the slice is new when a proposal changes.
@@ -77,7 +98,7 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
           className={INPUT}
           value={form.name}
           onChange={(e) => set('name')(e.target.value)}
-          aria-invalid={issueAt('name') !== undefined}
+          {...errorOf('name', issueAt('name'))}
         />
       </Field>
       <div className="grid grid-cols-2 gap-2">
@@ -93,8 +114,11 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
         </Field>
       </div>
 
-      <fieldset className="flex flex-col gap-2 rounded border border-slate-800 p-2">
-        <legend className="px-1 text-xs text-slate-400">Matches proposals whose… (empty: any; globs, !negation, [one, of], /regex/)</legend>
+      <fieldset className="flex flex-col gap-2 rounded border border-slate-800 p-2" {...errorOf('examples', issueAt('examples'))}>
+        <legend className="px-1 text-xs text-slate-400">
+          Matches proposals whose… (empty: any; e.g. <span className="font-mono">agent-*</span>, <span className="font-mono">!auditor</span>,{' '}
+          <span className="font-mono">[write_file, move_file]</span>, <span className="font-mono">/^read_/</span>)
+        </legend>
         <div className="grid grid-cols-2 gap-2">
           {MATCH_FIELDS.map((field) => (
             <Field key={field} id={id(field)} label={field} error={issueAt('match', field)}>
@@ -104,7 +128,7 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
                 value={form[field]}
                 placeholder={MATCH_HINTS[field]}
                 onChange={(e) => set(field)(e.target.value)}
-                aria-invalid={issueAt('match', field) !== undefined}
+                {...errorOf(field, issueAt('match', field))}
               />
             </Field>
           ))}
@@ -115,24 +139,51 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
             rows={3}
             className={`${INPUT} font-mono text-xs`}
             value={form.arguments}
-            placeholder='{"path": "notes/*"}'
+            placeholder={ARGUMENTS_HINT}
             onChange={(e) => set('arguments')(e.target.value)}
-            aria-invalid={issueAt('match', 'arguments') !== undefined}
+            {...errorOf('arguments', issueAt('match', 'arguments'))}
           />
         </Field>
+        {issueAt('examples') && (
+          <p id={`${id('examples')}-error`} className="text-xs text-red-300">
+            {issueAt('examples')}
+          </p>
+        )}
       </fieldset>
 
       {form.decision === 'reject' && (
         <Field id={id('reason')} label="Reason the proposer is told" error={issueAt('reason')}>
-          <input id={id('reason')} className={INPUT} value={form.reason} placeholder="policy" onChange={(e) => set('reason')(e.target.value)} />
+          <input
+            id={id('reason')}
+            className={INPUT}
+            value={form.reason}
+            placeholder="policy"
+            onChange={(e) => set('reason')(e.target.value)}
+            {...errorOf('reason', issueAt('reason'))}
+          />
         </Field>
       )}
       <div className="grid grid-cols-2 gap-2">
         <Field id={id('expires')} label="Expires (optional)" error={issueAt('expires_at')}>
-          <input id={id('expires')} type="datetime-local" className={INPUT} value={form.expiresAt} onChange={(e) => set('expiresAt')(e.target.value)} />
+          <input
+            id={id('expires')}
+            type="datetime-local"
+            className={INPUT}
+            value={form.expiresAt}
+            onChange={(e) => set('expiresAt')(e.target.value)}
+            {...errorOf('expires', issueAt('expires_at'))}
+          />
         </Field>
         <Field id={id('quota')} label="At most per hour (optional)" error={issueAt('max_per_hour')}>
-          <input id={id('quota')} type="number" min={1} className={INPUT} value={form.maxPerHour} onChange={(e) => set('maxPerHour')(e.target.value)} />
+          <input
+            id={id('quota')}
+            type="number"
+            min={1}
+            className={INPUT}
+            value={form.maxPerHour}
+            onChange={(e) => set('maxPerHour')(e.target.value)}
+            {...errorOf('quota', issueAt('max_per_hour'))}
+          />
         </Field>
       </div>
       {form.decision === 'ask' && (
@@ -145,6 +196,7 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
               className={INPUT}
               value={form.timeoutSeconds}
               onChange={(e) => set('timeoutSeconds')(e.target.value)}
+              {...errorOf('timeout', issueAt('timeout', 'after_seconds'))}
             />
           </Field>
           <Field id={id('timeout-action')} label="then">
@@ -178,7 +230,7 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
         <ul aria-label="Problems" className="flex flex-col gap-0.5 text-xs text-red-300">
           {issues.map((issue, n) => (
             <li key={n}>
-              <span className="font-mono">{issue.path.join('.') || '(rule)'}</span>: {issue.message}
+              <span className="font-medium">{fieldLabel(issue.path)}</span>: {issueText(issue, form.keep.examples)}
             </li>
           ))}
         </ul>
@@ -187,14 +239,15 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
       {preview && (
         <section aria-label="Preview" className="rounded border border-slate-800 p-2 text-xs text-slate-300">
           <p>
-            Over the {preview.considered} recent proposals this rule would have {verb} <strong className="text-slate-100">{preview.matched.length}</strong>
+            Of the {preview.considered === 1 ? 'last proposal' : `last ${plural(preview.considered, 'proposal')}`} in this space, it would have {verb}{' '}
+            <strong className="text-slate-100">{preview.matched.length}</strong>
             {form.decision === 'approve' && !form.allowDangerous ? ' (dangerous tools aside)' : ''}.
           </p>
           {preview.disagreements.length > 0 && (
             <div className="mt-1 text-amber-200">
               <p>
-                These {preview.disagreements.length} it would have {verb} were {preview.disagreements[0].human === 'approve' ? 'approved' : 'rejected'} by a
-                person:
+                {preview.disagreements.length === 1 ? 'One of them was' : `${preview.disagreements.length} of them were`}{' '}
+                {preview.disagreements[0].human === 'approve' ? 'approved' : 'rejected'} by a person:
               </p>
               <ul className="mt-0.5 list-disc pl-5">
                 {preview.disagreements.slice(0, 5).map(({ proposal, by }) => (
@@ -206,6 +259,18 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
             </div>
           )}
         </section>
+      )}
+
+      {checked?.ok && (
+        <p role="note" aria-label="What saving does" className="text-xs text-slate-300">
+          {form.mode === 'disabled'
+            ? 'Saved disabled, it does nothing: '
+            : form.mode === 'shadow'
+              ? `Saved in shadow mode, it decides nothing and counts what it would ${form.decision === 'ask' ? 'ask about' : form.decision}: `
+              : `Saved, it ${DECISION_VERB[form.decision]} `}
+          <span className="font-mono text-slate-100">{describeMatch(checked.rule.match)}</span>
+          {form.mode === 'enforce' && form.decision !== 'ask' ? ', with no one asked' : ''}.
+        </p>
       )}
 
       <div className="flex justify-end gap-2">
@@ -220,6 +285,7 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
   );
 }
 
+/** A labelled input and its error, whose id (`<id>-error`) the input names in `aria-describedby`. */
 function Field({ id, label, error, children }: { id: string; label: string; error?: string; children: ReactNode }) {
   return (
     <div className="flex min-w-0 flex-col gap-1">
@@ -227,7 +293,11 @@ function Field({ id, label, error, children }: { id: string; label: string; erro
         {label}
       </label>
       {children}
-      {error && <p className="text-xs text-red-300">{error}</p>}
+      {error && (
+        <p id={`${id}-error`} className="text-xs text-red-300">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

@@ -3,6 +3,35 @@ import type { ApprovalRuleInput, RuleDecision, RuleMode, TimeoutPolicy } from '@
 /** The match fields a rule editor shows as one-line patterns. */
 export const MATCH_FIELDS = ['proposer', 'target', 'method', 'tool'] as const;
 
+// Each hint is an input the editor accepts as it stands (rule-form.test.ts checks them all).
+export const MATCH_HINTS: Record<(typeof MATCH_FIELDS)[number], string> = {
+  proposer: 'agent-*',
+  target: 'files',
+  method: 'tools/call',
+  tool: '[write_file, move_file]',
+};
+export const ARGUMENTS_HINT = '{"path": "notes/*"}';
+
+/** The fields of a rule's input as the editor labels them, for problems the server or the engine names by path. */
+const FIELD_LABELS: Record<string, string> = {
+  name: 'Name',
+  decision: 'Decision',
+  mode: 'Mode',
+  reason: 'Reason the proposer is told',
+  expires_at: 'Expires',
+  max_per_hour: 'At most per hour',
+  timeout: 'If nobody decides within',
+  allow_dangerous: 'Also approve dangerous tools',
+  examples: 'Matches',
+};
+
+/** Where a problem is, in the words of the field the person sees: `tool`, `arguments › path`, `Expires`. */
+export function fieldLabel(path: readonly (string | number)[]): string {
+  const [first, ...rest] = path;
+  if (first === 'match') return rest.length === 0 ? 'Matches' : rest.map(String).join(' › ');
+  return FIELD_LABELS[String(first)] ?? (path.join('.') || 'The rule');
+}
+
 /** The rule editor's fields, as typed (patterns as text, numbers as strings), before they become a rule. */
 export interface RuleForm {
   name: string;
@@ -31,11 +60,49 @@ export function patternText(pattern: unknown): string {
   return pattern === undefined ? '' : typeof pattern === 'string' ? pattern : JSON.stringify(pattern);
 }
 
-/** One line back into a pattern: empty is none; JSON when it starts like a list, object or quoted string. */
-function parsePattern(text: string): unknown {
+/** Why a field's text is not a pattern, in the words of the field the person sees. */
+export class PatternTextError extends Error {}
+
+/**
+ * One line back into a pattern: empty is none; a list `[a, b]` (JSON, or bare words separated by commas) is one of
+ * them; an object `{…}` or a quoted string is JSON; anything else is the text itself (a literal, a glob such as
+ * `agent-*`, a negation `!auditor`, a `/regex/`).
+ */
+export function parsePattern(text: string): unknown {
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
-  return /^[[{"]/.test(trimmed) ? JSON.parse(trimmed) : trimmed;
+  if (trimmed.startsWith('[')) {
+    if (!trimmed.endsWith(']')) throw new PatternTextError('a list needs its closing ], e.g. [write_file, move_file]');
+    try {
+      return JSON.parse(trimmed);
+    } catch {
+      const items = trimmed
+        .slice(1, -1)
+        .split(',')
+        .map((item) => item.trim().replace(/^(["'])(.*)\1$/, '$2'));
+      if (items.some((item) => item === '')) throw new PatternTextError('a list takes values separated by commas, e.g. [write_file, move_file]');
+      return items;
+    }
+  }
+  if (trimmed.startsWith('{') || trimmed.startsWith('"')) {
+    try {
+      return JSON.parse(trimmed);
+    } catch (error) {
+      throw new PatternTextError(`${trimmed.startsWith('{') ? 'an object' : 'a quoted value'} must be JSON: ${(error as Error).message}`);
+    }
+  }
+  return trimmed;
+}
+
+/** The arguments field: empty, or JSON (an object of argument patterns, as a rule made from a proposal has). */
+function parseArguments(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  try {
+    return JSON.parse(trimmed);
+  } catch (error) {
+    throw new PatternTextError(`write them as a JSON object, e.g. {"path": "notes/*"} (${(error as Error).message})`);
+  }
 }
 
 const localDateTime = (iso: string) => {
@@ -66,17 +133,18 @@ export function formOf(rule: ApprovalRuleInput): RuleForm {
 export const EMPTY_FORM: RuleForm = formOf({ name: '', decision: 'approve', match: {}, mode: 'shadow' });
 
 /**
- * The rule a form says, or the field that cannot be read (bad JSON). Whether the rule is valid is the rule
- * schema's and the engine's to say (`validateRule`), as the server will.
+ * The rule a form says, or the field that cannot be read (a list or object that does not parse). Whether the rule
+ * is valid is the rule schema's and the engine's to say (`validateRule`), as the server will.
  */
 export function ruleOfForm(form: RuleForm): { rule: ApprovalRuleInput } | { field: string; message: string } {
   const match: Record<string, unknown> = {};
   for (const field of [...MATCH_FIELDS, 'arguments'] as const) {
     try {
-      const pattern = parsePattern(form[field]);
+      const pattern = field === 'arguments' ? parseArguments(form[field]) : parsePattern(form[field]);
       if (pattern !== undefined) match[field] = pattern;
     } catch (error) {
-      return { field, message: `not JSON: ${(error as Error).message}` };
+      if (!(error instanceof PatternTextError)) throw error;
+      return { field, message: error.message };
     }
   }
   const timeout: TimeoutPolicy['default'] = form.timeoutSeconds.trim() ? { after_seconds: Number(form.timeoutSeconds), action: form.timeoutAction } : undefined;

@@ -17,8 +17,16 @@ const HOUR_MS = 60 * 60 * 1000;
 /** How long an approval of one proposal lasts as a rule: an hour, the proposer's session, or until taken back. */
 export type ApprovalScope = 'hour' | 'session' | 'always';
 
+/** The durations in the order the rule dialog offers them. */
+export const APPROVAL_SCOPES: readonly ApprovalScope[] = ['always', 'hour', 'session'];
+
 export function scopeLabel(scope: ApprovalScope, proposer: string): string {
   return scope === 'hour' ? 'for 1 hour' : scope === 'session' ? `for ${proposer}’s session` : 'always';
+}
+
+/** When a rule of that duration ends, in words. */
+export function scopeEnd(scope: ApprovalScope, proposer: string): string {
+  return scope === 'hour' ? 'an hour from now' : scope === 'session' ? `when ${proposer} leaves the space` : 'when someone deletes it';
 }
 
 /**
@@ -42,9 +50,10 @@ export function approvalRuleFor(p: Proposal, scope: ApprovalScope, now = Date.no
 }
 
 /**
- * "Approve for 1 hour / for this session / always": creates the rule, and the space's rule supervisor approves this
- * proposal (and the next ones like it) through the gateway, so the card says which rule decided. The toast offers
- * Undo, which deletes the rule (what already ran stays run).
+ * "Always approve like this" / "Approve for 1 hour / for this session" (after the rule dialog showed its scope):
+ * creates the rule, and the space's rule supervisor approves this proposal (and the next ones like it) through the
+ * gateway, so the card says which rule decided. The toast offers Undo, which deletes the rule (what already ran
+ * stays run).
  */
 export function useApproveFor() {
   const rules = useRules();
@@ -54,12 +63,12 @@ export function useApproveFor() {
         const rule = await rules.create(approvalRuleFor(p, scope));
         toast.success(`Approved ${scopeLabel(scope, p.proposer)}`, {
           duration: UNDO_TOAST_MS,
-          description: `Rule “${rule.name}” approves calls like this one.`,
+          description: `Rule “${rule.name}” approves ${describeMatch(rule.match)}.`,
           action: {
             label: 'Undo',
             onClick: () =>
               void rules.remove(rule.id).then(
-                () => toast(`Rule “${rule.name}” deleted: calls like this one ask again`),
+                () => toast(`Rule “${rule.name}” deleted: such calls ask a person again`),
                 (error: Error) => toast.error('The rule was not deleted', { description: error.message }),
               ),
           },
@@ -72,4 +81,12 @@ export function useApproveFor() {
     },
     [rules],
   );
+}
+
+/** Why no rule can approve from this browser now (not an operator, no supervisor, not loaded yet), or undefined. */
+export function ruleBlocker(rules: Pick<ReturnType<typeof useRules>, 'mayManage' | 'supervisor'>): string | undefined {
+  if (!rules.mayManage) return 'only operators make approval rules';
+  if (rules.supervisor === null) return 'this space applies no rules (its config sets automation.supervisor: false)';
+  if (rules.supervisor === undefined) return 'the rules are still loading';
+  return undefined;
 }

@@ -1,6 +1,9 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+
+/** Kept between an open menu and the viewport's edges. */
+const EDGE_PX = 8;
 
 export interface MenuItem {
   key: string;
@@ -13,7 +16,8 @@ export interface MenuItem {
 /**
  * A menu button (WAI-ARIA APG): Enter/Space/ArrowDown open it on the first item, ArrowUp on the last;
  * arrows, Home and End move; Enter selects; Escape or Tab close it. Focus is back on the button before an
- * item runs, so a dialog the item opens returns focus there.
+ * item runs, so a dialog the item opens returns focus there. The open menu is a popover in the top layer, placed
+ * by the button (above it when there is more room there), so no scrolling list or column it sits in ever clips it.
  */
 export function MenuButton({
   label,
@@ -39,6 +43,32 @@ export function MenuButton({
     if (!open) return;
     menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]')[active]?.focus();
   }, [open, active]);
+
+  // In the top layer, at the button, kept there while anything scrolls or the window resizes.
+  useLayoutEffect(() => {
+    const list = menu.current;
+    const anchor = button.current;
+    if (!open || !list || !anchor) return;
+    const place = () => {
+      const at = anchor.getBoundingClientRect();
+      const height = list.offsetHeight;
+      const below = window.innerHeight - at.bottom - EDGE_PX;
+      const top = height > below && at.top - EDGE_PX > below ? Math.max(EDGE_PX, at.top - 4 - height) : at.bottom + 4;
+      const width = list.offsetWidth;
+      const left = align === 'right' ? at.right - width : at.left;
+      list.style.top = `${top}px`;
+      list.style.left = `${Math.max(EDGE_PX, Math.min(left, window.innerWidth - width - EDGE_PX))}px`;
+    };
+    list.showPopover?.();
+    place();
+    window.addEventListener('resize', place);
+    window.addEventListener('scroll', place, true);
+    return () => {
+      window.removeEventListener('resize', place);
+      window.removeEventListener('scroll', place, true);
+      if (list.isConnected && list.matches(':popover-open')) list.hidePopover();
+    };
+  }, [open, align]);
 
   useEffect(() => {
     if (!open) return;
@@ -110,8 +140,9 @@ export function MenuButton({
           id={menuId}
           role="menu"
           aria-label={label}
+          popover="manual"
           onKeyDown={onMenuKey}
-          className={`absolute ${align === 'right' ? 'right-0' : 'left-0'} top-full z-30 mt-1 w-56 rounded-md border border-slate-700 bg-slate-900 py-1 shadow-xl`}
+          className="fixed inset-auto m-0 max-h-[calc(100dvh-1rem)] w-56 overflow-y-auto rounded-md border border-slate-700 bg-slate-900 px-0 py-1 text-slate-200 shadow-xl"
         >
           {items.map((item, index) => (
             <li

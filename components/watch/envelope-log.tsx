@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSpaceSession } from '@/components/session/space-session';
+import { TimeOrderToggle, useTimeOrder } from '@/components/ui/time-order';
 import { matchesLogFilter, toJsonl, type LogEntry, type LogFilter, type SpaceStoreState } from '@/lib/store';
 import { downloadText } from './download-text';
 import { inTimeOrder } from './in-time-order';
@@ -35,7 +36,8 @@ function toFilter(draft: LogFilterDraft): LogFilter | undefined {
 }
 
 /**
- * Every envelope seen, virtualised, newest at the bottom and followed live; scrolling up freezes the view on a
+ * Every envelope seen, virtualised, newest at the bottom (or at the top: "Newest first", shared with the audit log)
+ * and followed live; scrolling away from the newest freezes the view on a
  * snapshot (at hundreds of envelopes a second the rows would otherwise slide away under the reader). Filters by
  * kind prefix, participant, context and text; rows expand to their JSON; correlation ids jump along the chain;
  * the filtered view exports as JSONL.
@@ -54,7 +56,12 @@ export function EnvelopeLog() {
   liveRef.current = live;
   const [frozen, setFrozen] = useState<typeof live | null>(null);
   const shown = frozen ?? live;
-  const rows = useMemo(() => (filter ? shown.entries.filter((e) => matchesLogFilter(e, filter)) : shown.entries), [shown, filter]);
+  const [order] = useTimeOrder();
+  const newestFirst = order === 'newest-first';
+  const rows = useMemo(() => {
+    const matching = filter ? shown.entries.filter((e) => matchesLogFilter(e, filter)) : shown.entries;
+    return newestFirst ? [...matching].reverse() : matching;
+  }, [shown, filter, newestFirst]);
   // Read by the jump handler through a ref, so the handler (a prop of every row) stays stable between redraws.
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
@@ -73,7 +80,12 @@ export function EnvelopeLog() {
     estimateSize: 27,
     getItemKey: (i) => rows[i].seq,
     overscan: 10,
+    edge: newestFirst ? 'top' : 'bottom',
   });
+
+  // Flipping the order shows the newest end and follows it again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only on a flip
+  useEffect(() => scrollToNewest(), [newestFirst]);
 
   // Freeze on the snapshot of the moment the reader leaves the bottom; follow live again once they return.
   // (A jump may already have frozen a fresher snapshot: keep it.)
@@ -170,7 +182,7 @@ export function EnvelopeLog() {
     const next = Number(row.dataset.index) + (event.key === 'ArrowDown' ? 1 : -1);
     if (next < 0 || next >= rows.length) return;
     event.preventDefault();
-    if (event.key === 'ArrowUp') release();
+    if (event.key === (newestFirst ? 'ArrowDown' : 'ArrowUp')) release(); // away from the newest
     scrollToRow(next, rows[next].envelope.id, 'auto');
   };
 
@@ -186,6 +198,7 @@ export function EnvelopeLog() {
       badge={<span className="text-xs text-slate-400">{filter ? `${rows.length} of ${shown.entries.length}` : `${rows.length}`} shown</span>}
       actions={
         <>
+          <TimeOrderToggle className={buttonClass.secondary} />
           {toFilter(draft) && (
             <button type="button" className={buttonClass.secondary} onClick={() => setDraft(NO_FILTER)}>
               Clear filters

@@ -1,3 +1,4 @@
+import { reasoningAction, reasoningText } from '@/lib/protocol';
 import type { StoreEnvelope } from '@/lib/store';
 import { isRecord } from '@/lib/sdk/model/store-envelope';
 
@@ -24,8 +25,11 @@ export function envelopeSummary(envelope: StoreEnvelope): string {
   const kind = envelope.kind;
   let out: string | undefined;
   if (kind === 'chat') out = text(p.text);
-  else if (kind.startsWith('reasoning/')) out = text(p.message) ?? text(p.reason);
-  else if (kind === 'chat/acknowledge') out = text(p.status);
+  else if (kind.startsWith('reasoning/')) {
+    // The spec's `message`, or the reference implementation's `reasoning` / `input` and a ReAct step's `action`.
+    const action = reasoningAction(p)?.action;
+    out = [reasoningText(p) ?? text(p.reason), action && `→ ${action}`].filter(Boolean).join(' ');
+  } else if (kind === 'chat/acknowledge') out = text(p.status);
   else if (kind === 'chat/cancel' || kind === 'mcp/reject' || kind === 'mcp/withdraw') out = text(p.reason);
   else if (kind === 'system/error') out = [text(p.error), text(p.message)].filter(Boolean).join(': ');
   else if (kind === 'system/presence') out = `${text(p.event) ?? ''} ${isRecord(p.participant) ? (text(p.participant.id) ?? '') : ''}`;

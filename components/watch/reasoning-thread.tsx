@@ -1,8 +1,9 @@
 'use client';
 
 import { memo, useEffect, useId, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { sendTracked } from '@/components/participants/action-outcome';
 import { useSpaceSession } from '@/components/session/space-session';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import type { ReasoningThread as Thread } from '@/lib/store';
 import { clockTime } from './format-time';
 import { LiveIndicator } from './live-indicator';
@@ -15,8 +16,18 @@ const CANCEL_REASON = 'cancelled by human';
 /** The button says "Cancelling…" until the echo ends the thread, or this long if the gateway refused it. */
 const CANCEL_PENDING_MS = 5_000;
 
+/** Longest action input shown under a thought; the envelope log has all of it. */
+const ACTION_INPUT_CHARS = 240;
+
 function seconds(fromMs: number, toMs: number): string {
   return `+${Math.max(0, (toMs - fromMs) / 1000).toFixed(1)} s`;
+}
+
+/** A thought's action in one line: `tool {"name":"read_file",…}`, `respond Here are the notes…`. */
+function actionLine({ action, input }: NonNullable<Thread['thoughts'][number]['action']>): string {
+  const shown = input === undefined ? '' : typeof input === 'string' ? input : (JSON.stringify(input) ?? '');
+  const clipped = shown.length > ACTION_INPUT_CHARS ? `${shown.slice(0, ACTION_INPUT_CHARS - 1)}…` : shown;
+  return clipped ? `${action} ${clipped}` : action;
 }
 
 /**
@@ -27,6 +38,7 @@ export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, m
   const { participant } = useSpaceSession();
   const [open, setOpen] = useState(false);
   const [cancelling, setCancelling] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const bodyId = useId();
   const titleId = useId();
   const thoughtsRef = useRef<HTMLOListElement>(null);
@@ -39,14 +51,18 @@ export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, m
     return () => clearTimeout(timer);
   }, [cancelling]);
 
+  // Asked once (what it has thought stays, where it was going is lost), then said in a toast when the gateway took it.
   const cancel = () => {
+    setConfirming(false);
     setCancelling(true);
-    try {
-      participant.operate.cancelReasoning(thread.from, thread.id, { reason: CANCEL_REASON });
-    } catch (error) {
-      setCancelling(false);
-      toast.error('Could not cancel the reasoning', { description: error instanceof Error ? error.message : String(error) });
-    }
+    const sent = sendTracked(
+      `Cancel ${thread.from}’s reasoning`,
+      () => participant.operate.cancelReasoning(thread.from, thread.id, { reason: CANCEL_REASON }),
+      {
+        success: `Cancelled ${thread.from}’s reasoning`,
+      },
+    );
+    if (!sent) setCancelling(false);
   };
 
   const count = thread.thoughts.length + thread.droppedThoughts;
@@ -87,12 +103,28 @@ export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, m
           </span>
         </button>
         {live && mayCancel && (
-          <button type="button" className={buttonClass.danger} onClick={cancel} disabled={cancelling} aria-describedby={titleId}>
+          <button type="button" className={buttonClass.danger} onClick={() => setConfirming(true)} disabled={cancelling} aria-describedby={titleId}>
             {cancelling ? 'Cancelling…' : 'Cancel reasoning'}
           </button>
         )}
+        <ConfirmDialog
+          open={confirming && live}
+          size="small"
+          title={`Cancel ${thread.from}’s reasoning?`}
+          description={
+            <>
+              <b>{thread.from}</b> stops this line of reasoning ({count} {count === 1 ? 'thought' : 'thoughts'} so far) and does not act on where it was going;
+              its thoughts stay here. A cancelled reasoning cannot be resumed.
+            </>
+          }
+          confirmLabel="Cancel reasoning"
+          cancelLabel="Keep it running"
+          classNames={{ cancel: buttonClass.secondary, confirm: buttonClass.danger }}
+          onCancel={() => setConfirming(false)}
+          onConfirm={cancel}
+        />
       </div>
-      {!open && (thread.conclusion || thread.cancel) && (
+      {!open && (thread.conclusion?.message || thread.cancel) && (
         <p className="truncate px-2 pb-2 pl-7 text-xs text-slate-400">
           {thread.conclusion
             ? `Conclusion: ${thread.conclusion.message}`
@@ -121,7 +153,10 @@ export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, m
             {thread.thoughts.map((t) => (
               <li key={t.id} className="flex gap-2">
                 <span className="w-14 shrink-0 pt-0.5 text-right font-mono text-[11px] text-slate-500">{seconds(thread.startedAt, t.at)}</span>
-                <span className="min-w-0 whitespace-pre-wrap break-words text-slate-200">{t.message}</span>
+                <span className="min-w-0 whitespace-pre-wrap break-words text-slate-200">
+                  {t.message}
+                  {t.action && <span className={`block font-mono text-xs text-violet-300 ${t.message ? 'mt-0.5' : ''}`}>→ {actionLine(t.action)}</span>}
+                </span>
               </li>
             ))}
             {thread.thoughts.length === 0 && live && <li className="text-xs text-slate-500">No thoughts yet.</li>}
@@ -137,7 +172,7 @@ export const ReasoningThreadItem = memo(function ReasoningThreadItem({ thread, m
               </pre>
             </details>
           )}
-          {thread.conclusion && (
+          {thread.conclusion?.message && (
             <p className="rounded border border-emerald-900 bg-emerald-950/40 p-2 text-emerald-100">
               <span className="font-medium">Conclusion: </span>
               <span className="whitespace-pre-wrap break-words">{thread.conclusion.message}</span>

@@ -29,12 +29,12 @@ export const TelemetryLatest = memo(function TelemetryLatest({ telemetry }: { te
         </span>
         {stale && (
           <span className="rounded-full bg-amber-900/60 px-2 py-0.5 font-medium text-amber-200" title="No status report for over a minute">
-            stale
+            out of date: no report for over a minute
           </span>
         )}
       </p>
       {gauge && <ContextGauge participant={telemetry.participant} />}
-      <dl className={`grid grid-cols-2 gap-x-3 gap-y-1 text-xs sm:grid-cols-4 xl:grid-cols-2 ${stale ? 'opacity-70' : ''}`}>
+      <dl className={`grid grid-cols-2 gap-x-3 gap-y-1 text-xs sm:grid-cols-4 xl:grid-cols-2`}>
         {entries.map(([key, value]) => (
           <div key={key} className="min-w-0">
             <dt className="truncate text-slate-400">{fieldLabel(key)}</dt>

@@ -3,7 +3,7 @@
 import { useCallback, useId, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useSpace } from '@/components/session/space-session';
-import { chartRows, telemetryOf, type SpaceStoreState } from '@/lib/store';
+import { chartRows, pendingProposals, telemetryOf, type SpaceStoreState } from '@/lib/store';
 import { PanelFrame, fieldClass } from './panel-frame';
 import { StatusRequestControls } from './status-request-controls';
 import { TelemetryChart } from './telemetry-chart';
@@ -33,6 +33,9 @@ function useTargets(): Target[] {
   }, [listed, reporting, me]);
 }
 
+/** Whoever proposed the oldest call still waiting for a decision: the agent an operator is about to judge. */
+const waitingProposer = (s: SpaceStoreState) => pendingProposals(s)[0]?.proposer;
+
 /**
  * Telemetry of one participant at a time (chosen in a select): its latest status as text, small-multiple charts of
  * every numeric field over time, and status requests (now, or polled).
@@ -41,8 +44,10 @@ export function TelemetryPanel() {
   const targets = useTargets();
   const [chosen, setChosen] = useState<string>();
   const selectId = useId();
-  // Until someone is chosen, follow the first participant that reported (else the first listed).
-  const target = chosen ?? targets.find((t) => t.reported)?.id ?? targets[0]?.id;
+  const waiting = useSpace(waitingProposer);
+  // Until someone is chosen, follow the agent with work waiting (the oldest pending proposal's proposer), else the
+  // first participant that reported, else the first listed.
+  const target = chosen ?? targets.find((t) => t.id === waiting)?.id ?? targets.find((t) => t.reported)?.id ?? targets[0]?.id;
 
   const telemetry = useThrottledSpace(
     useCallback((s: SpaceStoreState) => (target ? telemetryOf(s, target) : undefined), [target]),

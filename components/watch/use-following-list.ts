@@ -18,11 +18,14 @@ export function useFollowingList({
   estimateSize,
   getItemKey,
   overscan,
+  edge = 'bottom',
 }: {
   count: number;
   estimateSize: number;
   getItemKey: (index: number) => string | number;
   overscan: number;
+  /** Where the newest rows are: the bottom (a log's tail), or the top for a list shown newest first. */
+  edge?: 'bottom' | 'top';
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -35,7 +38,7 @@ export function useFollowingList({
     useFlushSync: false,
   });
   const totalSize = virtualizer.getTotalSize();
-  const sticky = useStickyScroll(scrollRef, `${count}:${totalSize}`);
+  const sticky = useStickyScroll(scrollRef, `${count}:${totalSize}`, edge);
   // While following, the newest rows are pinned to the bottom after each layout; compensating rows' measured
   // heights as well would only add scroll writes (each forcing a layout) for a position about to be replaced.
   virtualizer.shouldAdjustScrollPositionOnItemSizeChange = sticky.following ? NEVER_ADJUST : undefined;

@@ -8,13 +8,14 @@ const STICK_THRESHOLD_PX = 24;
 const INTENT_WINDOW_MS = 400;
 
 /**
- * Sticky auto-scroll for a list whose newest items arrive at the bottom: while following, growth (`contentKey`
+ * Sticky auto-scroll for a list whose newest items arrive at the bottom (or, with `edge: 'top'`, at the top, for a
+ * list shown newest first): while following, growth (`contentKey`
  * changes: item count, total height) keeps it at the bottom; once the user scrolls up it stays put until they come
  * back down or call `scrollToNewest`. Only user-initiated scrolls unstick: a virtualiser re-measuring rows also
  * moves the scroll position, and that must not be mistaken for the reader leaving.
  * Spread `scrollProps` on the scrolling element, and give it `overflow-anchor: none`.
  */
-export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, contentKey: unknown) {
+export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, contentKey: unknown, edge: 'bottom' | 'top' = 'bottom') {
   const stickRef = useRef(true);
   const intentUntil = useRef(0);
   const pointerDown = useRef(false);
@@ -30,8 +31,8 @@ export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, conten
 
   const toBottom = useCallback(() => {
     const el = scrollRef.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [scrollRef]);
+    if (el) el.scrollTop = edge === 'top' ? 0 : el.scrollHeight;
+  }, [scrollRef, edge]);
 
   useEffect(() => {
     const el = scrollRef.current;
@@ -78,11 +79,11 @@ export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, conten
         // own scroll anchoring, the one other mover, is off on these lists (`overflow-anchor: none`).
         const el = scrollRef.current;
         if (!el || !byReader()) return;
-        const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD_PX;
+        const atBottom = edge === 'top' ? el.scrollTop <= STICK_THRESHOLD_PX : el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_THRESHOLD_PX;
         if (atBottom !== stickRef.current) setStick(atBottom);
       },
     };
-  }, [scrollRef, setStick, byReader]);
+  }, [scrollRef, setStick, byReader, edge]);
 
   const scrollToNewest = useCallback(() => {
     setStick(true);

@@ -1,4 +1,5 @@
 import type { RemoteTransportName } from './bridge-defaults';
+import type { BearerTokenSource } from './remote-transport';
 
 /** How to start an MCP server that speaks stdio. */
 export interface StdioServerSpec {
@@ -18,6 +19,8 @@ export interface RemoteServerSpec {
   headers?: Record<string, string>;
   /** @default Streamable HTTP, falling back to SSE when the server refuses it with a 4xx */
   transport?: RemoteTransportName;
+  /** Where an OAuth access token comes from when the server asks for one (a 401 with a Bearer challenge): the space's server. */
+  oauth?: BearerTokenSource;
 }
 
 /** The MCP server a bridge serves: a command it starts, or a URL it connects to. */

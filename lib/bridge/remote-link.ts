@@ -6,7 +6,7 @@ import { DEFAULT_RESTART_BACKOFF, type RestartBackoff } from '../launcher/superv
 import { REMOTE_TRANSPORTS, type RemoteTransportName } from './bridge-defaults';
 import type { LinkHandlers, LinkStatus, McpLink } from './mcp-link';
 import { displayUrl, type RemoteServerSpec } from './mcp-server-spec';
-import { describeRemoteError, remoteTransport, triesTheOtherTransport } from './remote-transport';
+import { describeRemoteError, httpStatusOf, remoteTransport, triesTheOtherTransport } from './remote-transport';
 
 const TRANSPORT_NAMES: Record<RemoteTransportName, string> = { 'streamable-http': 'Streamable HTTP', sse: 'the SSE transport' };
 
@@ -20,7 +20,8 @@ const TERMINATE_TIMEOUT_MS = 1_000;
  * that the connection finds lost, is opened again after the same restart backoff as a stdio server's process (the
  * project's `backoffDelay`, reset after a session that stayed up `stableUptimeMs`; more than `maxRestarts` within
  * `windowMs` leaves it `crashed` until restarted), in the same states: `starting` while connecting, `running` while
- * connected, `restarting` while waiting.
+ * connected, `restarting` while waiting. A server that wants an OAuth token the space's server does not hold (`spec.oauth`
+ * says so after its 401) is left `crashed` at once, until an operator's Connect restarts the bridge.
  */
 export class RemoteLink implements McpLink {
   private state: ProcessState = 'starting';
@@ -99,7 +100,7 @@ export class RemoteLink implements McpLink {
     this.setState('starting');
     const kinds = this.spec.transport ? [this.spec.transport] : this.worked === 'sse' ? [...REMOTE_TRANSPORTS].reverse() : REMOTE_TRANSPORTS;
     for (const [i, kind] of kinds.entries()) {
-      const transport = remoteTransport(kind, this.url, { headers: this.spec.headers ?? {} });
+      const transport = remoteTransport(kind, this.url, { headers: this.spec.headers ?? {}, ...(this.spec.oauth && { oauth: this.spec.oauth }) });
       this.transport = transport;
       this.kind = kind;
       try {
@@ -115,16 +116,33 @@ export class RemoteLink implements McpLink {
         void closeTransport(transport, false);
         if (generation !== this.generation) return;
         if (i < kinds.length - 1 && triesTheOtherTransport(error)) {
-          this.handlers.log(`${this.where} refused ${TRANSPORT_NAMES[kind]} (${describeRemoteError(error)}): trying ${TRANSPORT_NAMES[kinds[i + 1]]}`);
+          this.handlers.log(
+            `${this.where} refused ${TRANSPORT_NAMES[kind]} (${this.redact(describeRemoteError(error))}): trying ${TRANSPORT_NAMES[kinds[i + 1]]}`,
+          );
           continue;
         }
-        return this.down(`initialize failed: ${describeRemoteError(error)}`);
+        const shortfall = httpStatusOf(error) === 401 ? this.spec.oauth?.shortfall : undefined;
+        if (shortfall?.required) return this.awaitAuthorization(shortfall.reason);
+        return this.down(`initialize failed: ${shortfall?.reason ?? describeRemoteError(error)}`);
       }
     }
   }
 
+  /**
+   * The server wants an OAuth token only an operator's authorization can bring (Connect on the bridge's card): left
+   * down at once, no backoff spent on it; the server restarts the bridge once it is authorized (or `restart()` tries again).
+   */
+  private awaitAuthorization(why: string): void {
+    this.handlers.closed();
+    const reason = this.redact(why);
+    this.lastError = reason;
+    this.handlers.log(`${this.where}: ${reason}`);
+    this.setState('crashed');
+  }
+
   /** The session is over or never began: closed, and opened again by the backoff (or left down when it is spent). */
-  private down(reason: string): void {
+  private down(why: string): void {
+    const reason = this.redact(why);
     const transport = this.transport;
     this.transport = undefined;
     // The session first, so that the transport's closing is not taken for news about a live one.
@@ -147,6 +165,11 @@ export class RemoteLink implements McpLink {
       this.recentRestarts.push(Date.now());
       void this.connect();
     }, delay);
+  }
+
+  /** An OAuth access token the server echoed in an error is not kept, logged or reported (header values are, by the connection). */
+  private redact(text: string): string {
+    return this.spec.oauth?.redact?.(text) ?? text;
   }
 
   private setState(state: ProcessState): void {

@@ -1,17 +1,70 @@
 import { STATUS_CODES } from 'node:http';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteTransportName } from './bridge-defaults';
 
 /**
  * What a remote transport is made with, the same for both kinds. The one place the bridge's HTTP requests get their
- * credentials: today the configured headers; an OAuth client provider (the SDK's `authProvider` option of both
- * transports) belongs here too.
+ * credentials: the configured headers, and the OAuth access token the space's server holds for this bridge.
  */
 export interface RemoteTransportOptions {
   /** Sent with every request, the SSE stream's included. */
   headers: Record<string, string>;
+  /** Where an OAuth access token comes from, when the server answers 401 with a Bearer challenge (`authorizingFetch`). */
+  oauth?: BearerTokenSource;
+}
+
+/**
+ * Where a bridge gets the OAuth access token for a remote MCP server: from the space's server, which ran the
+ * authorization (an operator's Connect), keeps the tokens and refreshes them (`lib/mcp-oauth`). The bridge never holds
+ * a refresh token or client secret, and runs no OAuth flow itself.
+ */
+export interface BearerTokenSource {
+  /** The access token to send now, if one is known (renewed by the server before it expires). */
+  token(): Promise<string | undefined>;
+  /** The server refused `token` (or asked for one, when undefined): a fresh token, or undefined when there is none to be had. */
+  refused(token: string | undefined): Promise<string | undefined>;
+  /**
+   * Why the last ask got no token: `required` when only an operator's authorization will do (nothing to retry until
+   * then), else a reason that may pass (the authorization server did not answer a refresh).
+   */
+  readonly shortfall?: { required: boolean; reason: string };
+  /** Takes the tokens it handed out out of a text (an error a server answered with may echo what it was sent). */
+  redact?(text: string): string;
+}
+
+/** How the bridge tells that a remote server wants an OAuth access token: a 401 whose `WWW-Authenticate` is a Bearer challenge. */
+const BEARER_CHALLENGE = /^\s*bearer\b/i;
+
+/**
+ * `fetch` for the SDK's transports that carries the OAuth access token of `source` to the MCP server's own origin
+ * (never elsewhere): the token known, if any, on every request; on a 401 with a Bearer challenge it asks for a fresh
+ * one (the server refreshes a refused token) and sends the request once more with it. Without one, the 401 goes back
+ * to the transport as it came, and `source.shortfall` says why. A request body the SDK sends is a string, so it can be
+ * sent twice.
+ *
+ * The SDK's own `authProvider` option is not used: given one, the transports run the whole OAuth flow themselves on a
+ * 401 (discovery, registration, PKCE, refresh), which needs the refresh token and client secret in the bridge and a
+ * browser it does not have. Here the space's server is the OAuth client, and the bridge only carries its token.
+ */
+export function authorizingFetch(source: BearerTokenSource, origin: string, base: FetchLike = fetch): FetchLike {
+  const withToken = (init: RequestInit | undefined, token: string | undefined): RequestInit | undefined => {
+    if (token === undefined) return init;
+    const headers = new Headers(init?.headers);
+    headers.set('Authorization', `Bearer ${token}`);
+    return { ...init, headers };
+  };
+  return async (url, init) => {
+    if (new URL(url).origin !== origin) return base(url, init);
+    const sent = await source.token();
+    const response = await base(url, withToken(init, sent));
+    if (response.status !== 401 || !BEARER_CHALLENGE.test(response.headers.get('www-authenticate') ?? '')) return response;
+    const fresh = await source.refused(sent);
+    if (fresh === undefined || fresh === sent) return response;
+    await response.body?.cancel().catch(() => undefined);
+    return base(url, withToken(init, fresh));
+  };
 }
 
 /**
@@ -21,10 +74,11 @@ export interface RemoteTransportOptions {
  * @example
  * await client.connect(remoteTransport('streamable-http', new URL('https://mcp.example.com/mcp'), { headers: {} }));
  */
-export function remoteTransport(kind: RemoteTransportName, url: URL, { headers }: RemoteTransportOptions): Transport {
+export function remoteTransport(kind: RemoteTransportName, url: URL, { headers, oauth }: RemoteTransportOptions): Transport {
   // Both transports merge `requestInit.headers` into every request they make, SSE's GET stream included.
   const requestInit: RequestInit = { headers };
-  return kind === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+  const options = { requestInit, ...(oauth && { fetch: authorizingFetch(oauth, url.origin) }) };
+  return kind === 'sse' ? new SSEClientTransport(url, options) : new StreamableHTTPClientTransport(url, options);
 }
 
 /** The HTTP status an SDK transport error carries, if any. */

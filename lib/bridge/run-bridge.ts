@@ -8,10 +8,12 @@
  * the server starts a participant's `bridge:`; a token in the environment stays out of `ps`). A stdio MCP server runs
  * in this process's directory with its environment, minus MEW_TOKEN. A remote one is at `--url` (or MEW_BRIDGE_URL),
  * with the headers of MEW_BRIDGE_HEADER_<n> (`BRIDGE_ENV`), over Streamable HTTP falling back to SSE unless
- * `--transport streamable-http|sse` says which. Exit codes: RUNNER_EXIT_CODES.
+ * `--transport streamable-http|sse` says which; without an `Authorization` header of its own, a server that asks for
+ * an OAuth token gets the one the gateway's server holds for this participant (`lib/mcp-oauth`). Exit codes: RUNNER_EXIT_CODES.
  */
 import { parseArgs } from 'node:util';
 import { readRunnerConnection, RUNNER_EXIT_CODES } from '../launcher/runner-convention';
+import { ServerTokenSource } from '../mcp-oauth/bridge-token-source';
 import { ConnectionClosedError } from '../sdk/sdk-errors';
 import { REMOTE_TRANSPORTS, type RemoteTransportName } from './bridge-defaults';
 import { BRIDGE_ENV, readHeadersEnv } from './bridge-env';
@@ -93,5 +95,8 @@ function remoteServer(url: string): McpServerSpec {
   } catch (error) {
     fail(RUNNER_EXIT_CODES.usage, (error as Error).message);
   }
-  return { url, headers, ...(transport !== undefined && { transport: transport as RemoteTransportName }) };
+  // Without an Authorization header of its own, an OAuth access token comes from the server when the MCP server wants one.
+  const ownAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  const oauth = ownAuthorization ? undefined : new ServerTokenSource({ gateway: gateway!, space: space!, token: token! });
+  return { url, headers, ...(transport !== undefined && { transport: transport as RemoteTransportName }), ...(oauth && { oauth }) };
 }

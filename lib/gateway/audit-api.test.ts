@@ -58,7 +58,7 @@ describe('audit log', () => {
     });
     agent.send({ id: 'prop-2', kind: 'mcp/proposal', to: ['tool'], payload: { method: 'tools/call', params: { name: 'delete_file' } } });
     await lead.next((f) => f.id === 'prop-2');
-    lead.send({ id: 'rej-1', kind: 'mcp/reject', to: ['agent'], correlation_id: ['prop-2'], payload: { reason: 'unsafe' } });
+    lead.send({ id: 'rej-1', kind: 'mcp/reject', to: ['agent'], correlation_id: ['prop-2'], payload: { reason: 'unsafe', explanation: 'Not the logs.' } });
     await agent.next((f) => f.id === 'rej-1');
     lead.send({ kind: 'space/kick', payload: { participant_id: 'agent', reason: 'done' } });
     await agent.closed;
@@ -76,7 +76,12 @@ describe('audit log', () => {
         ['PARTICIPANT_LEFT', 'agent', undefined],
       ]),
     );
-    expect(all.find((e) => e.type === 'PROPOSAL_REJECTED')?.details).toMatchObject({ proposal_id: 'prop-2', reason: 'unsafe', tool: 'delete_file' });
+    expect(all.find((e) => e.type === 'PROPOSAL_REJECTED')?.details).toMatchObject({
+      proposal_id: 'prop-2',
+      reason: 'unsafe',
+      explanation: 'Not the logs.',
+      tool: 'delete_file',
+    });
     expect(all.find((e) => e.type === 'TOOL_BLOCKED')?.details).toMatchObject({ error: 'capability_violation', tool: 'rm' });
   });
 

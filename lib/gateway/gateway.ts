@@ -21,6 +21,7 @@ import { handleGrant, handleRevoke } from './grant-handlers';
 import type { ManagementHandler, ManagementHandlers } from './management';
 import { handleInvite, handleKick } from './membership-handlers';
 import { handleWithdraw } from './withdraw-handler';
+import { trackedProposalOf } from './proposal-tracker';
 import type { Connection, Participant } from './participant';
 import type { OutboundMessage } from './outbound-message';
 import { Space, type AttachOptions } from './space';
@@ -77,10 +78,14 @@ export interface CloseInfo {
 const PROPOSAL_TRAIL_KINDS: ReadonlySet<string> = new Set(['mcp/proposal', 'mcp/request', 'mcp/reject', 'mcp/withdraw', 'mcp/response']);
 
 /** What the trail reads of MCP payloads (loose: they are relayed as sent). */
+/** A reject's explanation is audited up to this many characters. */
+const MAX_AUDITED_EXPLANATION = 2_000;
+
 interface McpTrailPayload {
   method?: unknown;
   params?: { name?: unknown };
   reason?: unknown;
+  explanation?: unknown;
   result?: unknown;
   error?: { code?: unknown; message?: unknown };
 }
@@ -186,6 +191,8 @@ export class Gateway {
       const admin = new TokenIndex();
       for (const token of config.adminTokens?.length ? config.adminTokens : [records.adminToken()]) admin.add(token, 'admin');
       this.adminTokens.set(config.id, admin);
+      // Last: recalls the approvals of proposals still in the retained history, as the participants now are.
+      space.approvals.configure(config.approvals, space.history.toArray());
       this.spaces.set(config.id, space);
     }
     this.defaultSpaceId = options.spaces[0].id;
@@ -262,6 +269,8 @@ export class Gateway {
       const id = (value as { id?: unknown } | null)?.id;
       const offendingId = typeof id === 'string' && id ? id.slice(0, 256) : scannedId;
       if (AUDITED_REFUSALS.has(error.code)) this.auditRefusal(space, participant, error, value, offendingId);
+      const kind = (value as { kind?: unknown } | null)?.kind;
+      space.refused({ participant: participant.id, error: error.code, ...(typeof kind === 'string' && { kind: kind.slice(0, 64) }) });
       return { ok: false, error, offendingId };
     }
   }
@@ -308,10 +317,15 @@ export class Gateway {
     inbound.ts ??= new Date().toISOString();
     inbound.from ??= participant.id;
     const envelope = inbound as Envelope;
+    // An approval short of its proposal's quorum (config `approvals`) is held: announced, echoed to its sender alone.
+    if (envelope.kind === 'mcp/request' && space.approvals.admit(envelope) === 'held') return { ok: true, envelope };
     space.route(envelope);
     apply?.(envelope);
     if (envelope.kind === 'participant/status') space.budgets.observe(participant, envelope.payload);
-    if (PROPOSAL_TRAIL_KINDS.has(envelope.kind)) this.auditProposalTrail(space, envelope);
+    if (PROPOSAL_TRAIL_KINDS.has(envelope.kind)) {
+      space.approvals.observe(envelope);
+      this.auditProposalTrail(space, envelope);
+    }
     return { ok: true, envelope };
   }
 
@@ -338,7 +352,7 @@ export class Gateway {
     const payload = envelope.payload as McpTrailPayload | undefined;
     if (envelope.kind === 'mcp/proposal') {
       const tool = typeof payload?.params?.name === 'string' ? payload.params.name : undefined;
-      space.proposals.remember({ id: envelope.id, proposer: envelope.from, ...(tool !== undefined && { tool }) });
+      space.proposals.remember(trackedProposalOf(envelope, space.approvals.proposalCall(envelope)));
       space.audit('PROPOSAL_CREATED', {
         actor: envelope.from,
         envelope_id: envelope.id,
@@ -375,13 +389,25 @@ export class Gateway {
     const trail = { trace_id: proposal.id, proposal_id: proposal.id, tool: proposal.tool, ...(rule && { rule }) };
     if (envelope.kind === 'mcp/request') {
       space.proposals.fulfilled(envelope.id, proposal, envelope.from);
-      space.audit('PROPOSAL_FULFILLED', { actor: envelope.from, subject: proposal.proposer, envelope_id: envelope.id, details: trail });
+      // A call that took several approvals names every approver.
+      const approvals = space.approvals.approversOf(proposal.id);
+      space.audit('PROPOSAL_FULFILLED', {
+        actor: envelope.from,
+        subject: proposal.proposer,
+        envelope_id: envelope.id,
+        details: { ...trail, ...(approvals && { approvals }) },
+      });
     } else if (envelope.kind === 'mcp/reject') {
       space.audit('PROPOSAL_REJECTED', {
         actor: envelope.from,
         subject: proposal.proposer,
         envelope_id: envelope.id,
-        details: { ...trail, reason: payload?.reason },
+        // The rejecter's explanation (the SDK sends it in the payload beside the chat the proposer reads) is kept too.
+        details: {
+          ...trail,
+          reason: payload?.reason,
+          ...(typeof payload?.explanation === 'string' && { explanation: payload.explanation.slice(0, MAX_AUDITED_EXPLANATION) }),
+        },
       });
     } else if (envelope.kind === 'mcp/withdraw') {
       space.audit('PROPOSAL_WITHDRAWN', { actor: envelope.from, envelope_id: envelope.id, details: { ...trail, reason: payload?.reason } });

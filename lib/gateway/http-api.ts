@@ -5,18 +5,25 @@ import type { Gateway } from './gateway';
 import type { Space } from './space';
 import { GatewayError } from './gateway-error';
 import { parseCursor } from './history-cursor';
+import { handleParticipantTokens } from './token-api';
 import { bearer, decodePathSegment, readBody, requireJsonContentType, sendError, sendJson } from './http-util';
 
 const MESSAGES_PATH = /^\/participants\/([^/]+)\/messages$/;
 
 /**
  * The gateway's HTTP endpoints: `GET /healthz` (and `/health`), `GET|POST /participants/{id}/messages` (spec §5.3) and
- * the admin API, then `extraRoutes` (the audit log, the space hosts' routes). Returns false for any other path so the caller can hand the request to Next.
+ * the admin API, issuing participant tokens (`POST /api/spaces/{space}/participants/{id}/tokens`), then `extraRoutes` (the audit log, the space hosts' routes). Returns false for any other path so the caller can hand the request to Next.
  * Every error is a JSON body with the status of its code.
  */
 export function createHttpApi(gateway: Gateway, extraRoutes: HttpRoute[] = []) {
   const startedAt = Date.now();
-  const routes: HttpRoute[] = [health, messages, (req, res, url) => handleAdmin(gateway, req, res, url), ...extraRoutes];
+  const routes: HttpRoute[] = [
+    health,
+    messages,
+    (req, res, url) => handleAdmin(gateway, req, res, url),
+    (req, res, url) => handleParticipantTokens(gateway, req, res, url),
+    ...extraRoutes,
+  ];
 
   async function health(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     // `/health` as well: the reference implementation's path, which its scripts poll.

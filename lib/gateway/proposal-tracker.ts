@@ -3,11 +3,29 @@ import { BoundedMap } from '../collections/bounded-map';
 /** How many recent proposals (and fulfilling requests) the gateway remembers to audit what became of them. */
 const TRACKED_PROPOSALS = 10_000;
 
-/** A proposal the gateway saw, as its audit trail needs it. */
+/** A proposal the gateway saw, as its audit trail and its approval count need it. */
 export interface TrackedProposal {
   id: string;
   proposer: string;
   tool?: string;
+  /** The first of its `to`: whose tool would run. */
+  target?: string;
+  /** Which call it proposes (`callHash`), kept where approvals are counted: tells an edited approval apart. */
+  call?: string;
+}
+
+/** What the gateway keeps of a routed `mcp/proposal` (`call`: its `callHash`, where approvals are counted). */
+export function trackedProposalOf(envelope: { id: string; from: string; to?: readonly string[]; payload?: unknown }, call?: string): TrackedProposal {
+  const params = (envelope.payload as { params?: { name?: unknown } } | undefined)?.params;
+  const tool = typeof params?.name === 'string' ? params.name : undefined;
+  const target = envelope.to?.[0];
+  return {
+    id: envelope.id,
+    proposer: envelope.from,
+    ...(tool !== undefined && { tool }),
+    ...(target !== undefined && { target }),
+    ...(call !== undefined && { call }),
+  };
 }
 
 /** A request that fulfilled a proposal: whose response is the approved call's outcome. */

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LAUNCH_SECTION, launchedOf } from '../launcher/launch-config';
 import { configBaseDir, IMPLICIT_SUPERVISOR_ID, loadSpaceConfig, parseSpaceConfig, SpaceConfigError, SUPERVISOR_CAPABILITIES } from './space-config';
 
 const dir = mkdtempSync(join(tmpdir(), 'mew-config-'));
@@ -140,5 +141,70 @@ describe("the reference implementation's configs", () => {
   it('resolves relative paths from the project folder for a config in .mew/ (its layout), else from the file’s folder', () => {
     expect(configBaseDir('/srv/project/.mew/space.yaml')).toBe('/srv/project');
     expect(configBaseDir('/srv/project/spaces/space.yaml')).toBe('/srv/project/spaces');
+  });
+});
+
+// A config in the style `mew init` renders (quoted scalars, comments, a template variable filled with a multi-line
+// prompt whose lines start at column 0 inside a double-quoted scalar): strict YAML refuses it, js-yaml reads it.
+const RENDERED_STYLE = `space:
+  id: "minutes"
+  name: "minutes"
+  ui_theme: "neon-pulse"
+
+participants:
+  human:
+    # No tokens field - generated at runtime
+    default_to:
+      chat: ["scribe"]
+    capabilities:
+      - kind: "*"  # everything
+
+  scribe:
+    command: "node"
+    args: ["./.mew/agents/scribe.cjs"]
+    auto_start: true
+    env:
+      MEW_TOKEN: "\${TOKEN}"
+      SCRIBE_PROMPT: "You keep the minutes.
+
+Steps:
+1. LISTEN: follow the discussion
+2. WRITE: one file per meeting
+
+Always:
+- Name who said what"
+    capabilities:
+      - kind: "chat"
+      - kind: "participant/status"
+`;
+
+describe('YAML as lenient as the reference implementation’s', () => {
+  const reading = { sections: [LAUNCH_SECTION], env: {} };
+
+  it('reads what only js-yaml takes, the way js-yaml does, and says it read the file leniently', () => {
+    const config = loadSpaceConfig(file('rendered.yaml', RENDERED_STYLE), reading);
+    expect(config.readLeniently).toMatch(/^Missing closing "quote at line \d+, column 1$/);
+    expect(config.ignored).toEqual(['space.ui_theme', 'participants.human.default_to']);
+    const scribe = config.participants.find((p) => p.id === 'scribe')!;
+    expect(scribe.capabilities).toEqual([{ kind: 'chat' }, { kind: 'participant/status' }]);
+    expect(launchedOf(scribe).launch?.env.SCRIBE_PROMPT).toBe(
+      'You keep the minutes.\nSteps: 1. LISTEN: follow the discussion 2. WRITE: one file per meeting\nAlways: - Name who said what',
+    );
+  });
+
+  it('reads strict YAML strictly, with no note', () => {
+    const config = loadSpaceConfig(file('strict.yaml', RENDERED_STYLE.replace(/SCRIBE_PROMPT: "[^"]*"/, 'SCRIBE_PROMPT: "one line"')), reading);
+    expect(config.readLeniently).toBeUndefined();
+  });
+
+  it('still refuses what neither parser reads, with the file and the strict parser’s line and column', () => {
+    expect(() => loadSpaceConfig(file('broken.yaml', 'space:\n  id: "x\nparticipants: [unclosed'))).toThrow(
+      /^.*broken\.yaml: \(root\): not valid YAML: .* at line \d+, column \d+/,
+    );
+  });
+
+  it('still names the file and the path of a problem in a file read leniently', () => {
+    const bad = RENDERED_STYLE.replace('auto_start: true', 'auto_start: true\n    routing: "sideways"');
+    expect(() => loadSpaceConfig(file('rendered-bad.yaml', bad), reading)).toThrow(/rendered-bad\.yaml: participants\.scribe\.routing: /);
   });
 });

@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve as resolvePath } from 'node:path';
+import { load as loadYamlLeniently } from 'js-yaml';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../capabilities';
 import { budgetLimitsSchema, PARTICIPANT_ID_PATTERN, type BudgetLimits } from '../protocol';
 import type { ConfigSection } from './config-section';
 import { gatewayLimitsSchema, type GatewayLimitsInput } from './gateway-options';
+import { approvalPolicySchema, type ApprovalPolicy } from './approval-policy';
 import { timeoutPolicySchema, type TimeoutPolicy } from '../rules/approval-rule';
 
 /** A configured token: the operator's choice, so only non-empty (benchmarks and templates use short ones). */
@@ -51,6 +53,11 @@ function spaceConfigSchema(sections: readonly ConfigSection[]) {
      * a configured participant instead (its capabilities are the config's: it needs mcp/request, mcp/reject and chat).
      */
     automation: z.strictObject({ supervisor: z.union([z.string(), z.boolean()]).optional(), timeouts: timeoutPolicySchema.optional() }).optional(),
+    /**
+     * How many distinct participants approve a proposed tool call before the gateway lets it run, by risk level
+     * (`safe`, `moderate`, `dangerous`: default 1) or by tool name (`tools: {"<glob>": n}`, which wins).
+     */
+    approvals: approvalPolicySchema.optional(),
     /** Tokens of the admin API (`/admin/spaces/{space}/...`). Omitted: one is minted and kept in the data directory. */
     admin: z.strictObject({ tokens: z.array(tokenSchema).optional() }).optional(),
     /** The gateway's limits in snake_case (`max_frame_bytes`…), checked by `gatewayLimitsSchema`. */
@@ -86,10 +93,17 @@ export interface SpaceConfig {
   supervisor?: string;
   /** What the supervisor does with proposals nobody decides in time, by risk level. */
   timeouts?: TimeoutPolicy;
+  /** How many distinct approvers each proposed tool call needs (config `approvals`); absent: one. */
+  approvals?: ApprovalPolicy;
   /** Where it was loaded from, for messages; undefined when built in code. */
   source?: string;
   /** Fields of the reference implementation's configs it accepted that have no effect here (printed at start). */
   ignored?: string[];
+  /**
+   * Set when the file is YAML the strict parser refuses but the reference implementation's (js-yaml) reads, as its
+   * rendered templates need: what the strict parser said (printed at start).
+   */
+  readLeniently?: string;
 }
 
 /** A config that cannot be used; the message names the file, the path inside it and what is wrong. */
@@ -123,12 +137,40 @@ export function loadSpaceConfig(file: string, reading: ConfigReading = {}): Spac
     throw new SpaceConfigError(file, [], `cannot read: ${(e as Error).message}`);
   }
   let raw: unknown;
-  try {
-    raw = extname(file).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
-  } catch (e) {
-    throw new SpaceConfigError(file, [], `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(e as Error).message}`);
+  let readLeniently: string | undefined;
+  if (extname(file).toLowerCase() === '.json') {
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      throw new SpaceConfigError(file, [], `not valid JSON: ${(e as Error).message}`);
+    }
+  } else {
+    ({ raw, readLeniently } = parseYamlText(text, file));
   }
-  return parseSpaceConfig(raw, file, { baseDir: configBaseDir(file), ...reading });
+  const config = parseSpaceConfig(raw, file, { baseDir: configBaseDir(file), ...reading });
+  return readLeniently === undefined ? config : { ...config, readLeniently };
+}
+
+/**
+ * YAML as strictly as `yaml` reads it, else as leniently as js-yaml, the reference implementation's parser: its
+ * rendered templates hold what only js-yaml takes (the note-taker's multi-line prompt in a double-quoted scalar whose
+ * lines start at column 0). A file neither reads is refused with the strict parser's words (its line and column).
+ */
+function parseYamlText(text: string, file: string): { raw: unknown; readLeniently?: string } {
+  try {
+    return { raw: parseYaml(text) };
+  } catch (strict) {
+    const problem = (strict as Error).message;
+    try {
+      return { raw: loadYamlLeniently(text, { filename: file }), readLeniently: firstLine(problem) };
+    } catch {
+      throw new SpaceConfigError(file, [], `not valid YAML: ${problem}`);
+    }
+  }
+}
+
+function firstLine(message: string): string {
+  return message.split('\n', 1)[0].replace(/:$/, '');
 }
 
 /**
@@ -194,6 +236,7 @@ export function parseSpaceConfig(raw: unknown, source = '(inline config)', readi
     ...(ignoredFields(cfg).length > 0 && { ignored: ignoredFields(cfg) }),
     supervisor: supervisor?.id,
     timeouts: cfg.automation?.timeouts,
+    ...(cfg.approvals !== undefined && { approvals: cfg.approvals }),
     source,
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { covers, type CapabilityPattern } from '../capabilities';
-import { CLOSE_CODES, PROTOCOL_VERSION, type Envelope, type SystemSecurityEventPayload } from '../protocol';
+import { CLOSE_CODES, PROTOCOL_VERSION, type Envelope, type ErrorCode, type SystemSecurityEventPayload } from '../protocol';
 import { BoundedMap } from '../collections/bounded-map';
 import type { AuditSink } from './audit-sink';
 import { GATEWAY_ID, SECURITY_EVENT_BURST, SECURITY_EVENTS_PER_SECOND, type GatewayLimits } from './gateway-options';
@@ -11,6 +11,7 @@ import { RingBuffer } from '../collections/ring-buffer';
 import { OutboundMessage } from './outbound-message';
 import { Participant, type Connection, type Link, type RoutingMode } from './participant';
 import { ProposalTracker } from './proposal-tracker';
+import { ApprovalQuorum } from './approval-quorum';
 import { GrantExpiry } from './grant-expiry';
 import type { PauseRecord, SpaceRecords, SpaceStateData, TokenChanges } from './persistence/space-records';
 import { SpaceBudgets } from './space-budgets';
@@ -30,6 +31,14 @@ export interface AuditFields {
 
 /** One audit record of a `commit`. */
 export type AuditEntry = AuditFields & { type: string };
+
+/** A frame the gateway refused (answered with a `system/error`, nothing routed), as refusal observers are told of it. */
+export interface Refusal {
+  participant: string;
+  error: ErrorCode;
+  /** The kind the frame named, when it named one. */
+  kind?: string;
+}
 
 export interface SpaceServices {
   limits: GatewayLimits;
@@ -85,10 +94,14 @@ export class Space {
   readonly budgets: SpaceBudgets = new SpaceBudgets(this);
   /** Who proposed what, for each proposal's audit trail and for "only the proposer withdraws". */
   readonly proposals = new ProposalTracker();
+  /** Several-person approval of dangerous tools (config `approvals`): which fulfilments wait for more approvers. */
+  readonly approvals: ApprovalQuorum = new ApprovalQuorum(this);
   readonly grantExpiry: GrantExpiry = new GrantExpiry(this);
   private readonly pauseTimers = new Set<ReturnType<typeof setTimeout>>();
   /** In-process observers of routed envelopes (`observe`); an array, so the message path loops without allocating. */
   private observers: ((envelope: Envelope) => void)[] = [];
+  /** In-process observers of refused frames (`observeRefusals`). */
+  private refusalObservers: ((refusal: Refusal) => void)[] = [];
   /** Per offender: how many security events it may still cause now, and how many went untold. */
   private readonly securityEventBudget = new BoundedMap<string, { bucket: TokenBucket; suppressed: number }>(SECURITY_EVENT_OFFENDERS);
   readonly history: RingBuffer<OutboundMessage>;
@@ -172,6 +185,8 @@ export class Space {
     const participant = new Participant(id, base, routing, this.limits, invitedBy);
     this.participants.set(id, participant);
     for (const token of tokens) this.tokens.add(token, id);
+    // Tokens operators issued it besides (a kick removed them from the state): known by their SHA-256 only.
+    for (const issued of this.state.issuedTokens) if (issued.participant === id) this.tokens.addSha256(issued.sha256, id);
     this.refreshCapabilities(participant);
     return participant;
   }
@@ -450,6 +465,22 @@ export class Space {
   }
 
   /**
+   * Tells `observer` of every frame refused from now on (`refused`), at once: counts for in-process services such as
+   * metrics. It must not throw or block. Returns the way to stop.
+   */
+  observeRefusals(observer: (refusal: Refusal) => void): () => void {
+    this.refusalObservers = [...this.refusalObservers, observer];
+    return () => {
+      this.refusalObservers = this.refusalObservers.filter((o) => o !== observer);
+    };
+  }
+
+  /** The gateway refused a participant's frame: refusal observers are told (nothing to do when there are none). */
+  refused(refusal: Refusal): void {
+    for (const observer of this.refusalObservers) observer(refusal);
+  }
+
+  /**
    * Numbers the envelope (its `cursor`), serialises it once for every recipient and the history store, and keeps
    * it in the ring. The store writes it by the end of the turn, before transports let anyone see it.
    */
@@ -460,6 +491,17 @@ export class Space {
     const message = new OutboundMessage(Buffer.from(data), envelope, Date.now(), visibleTo, false, seq);
     this.keep(message);
     this.services.history.append(this.id, { seq, data, bytes: message.data, receivedAt: message.receivedAt, ...(visibleTo ? { visibleTo } : {}) });
+    return message;
+  }
+
+  /**
+   * Records a participant's accepted envelope without routing it (an approval short of its proposal's quorum): only
+   * its sender's connections receive it (the echo that settles its send) and only it reads it back from history, so
+   * nobody acts on it; a resend of it is recognised like any other.
+   */
+  hold(envelope: Envelope): OutboundMessage {
+    const message = this.record(envelope, [envelope.from]);
+    for (const link of this.participants.get(envelope.from)?.links ?? []) link.connection.deliver(message);
     return message;
   }
 

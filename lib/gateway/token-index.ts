@@ -16,6 +16,12 @@ export class TokenIndex {
     this.byDigest.set(d.toString('base64'), { digest: d, participantId });
   }
 
+  /** Adds a token known only by its SHA-256 (hex): an issued one, whose value is never kept (`issuedTokens`). */
+  addSha256(sha256Hex: string, participantId: string): void {
+    const d = Buffer.from(sha256Hex, 'hex');
+    this.byDigest.set(d.toString('base64'), { digest: d, participantId });
+  }
+
   /** Forgets every token of a participant (kicks). */
   removeParticipant(participantId: string): void {
     for (const [key, entry] of this.byDigest) if (entry.participantId === participantId) this.byDigest.delete(key);

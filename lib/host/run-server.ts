@@ -55,7 +55,8 @@ async function runSingleProcess(mode: string, env: ServerEnv, features: SpaceFea
   const header = [`MEW Dashboard (${mode}) on http://${base}  ·  gateway ws://${base}/ws`];
   for (const space of server.gateway.spaces.values()) {
     header.push(`  space "${space.id}": ${[...space.participants.keys()].join(', ')}`);
-    const ignored = server.configs.find((config) => config.id === space.id)?.ignored;
+    const { ignored, readLeniently, source } = server.configs.find((config) => config.id === space.id) ?? {};
+    if (readLeniently) header.push(`    ${source} read leniently, as the reference implementation reads it (strict YAML says: ${readLeniently})`);
     if (ignored) header.push(`    ignored (the reference implementation's, with no effect here): ${ignored.join(', ')}`);
     const signIn = signInLine(base, space);
     if (signIn) header.push(signIn);

@@ -59,7 +59,7 @@ describe('one host for a space', () => {
     const [one, owner] = await Promise.all([shape(a), shape(b)]);
     expect(one).toEqual(owner);
     expect(one).toEqual({
-      features: ['tool-pins', 'rules', 'budgets', 'notifications', 'processes', 'mcp'],
+      features: ['tool-pins', 'rules', 'budgets', 'notifications', 'processes', 'mcp-oauth', 'mcp'],
       // push/subscriptions: a POST without a body is refused (400), which a missing route would not be; /mcp: a GET
       // without a session is refused (400) too.
       routes: [200, 200, 200, 200, 200, 400, 200, 404, 400],

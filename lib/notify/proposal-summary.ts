@@ -36,6 +36,6 @@ export function outcomeLine(event: ProposalEvent): string {
   return `rejected by ${rejection?.by ?? 'someone'}${rejection?.reason ? ` (${rejection.reason})` : ''}`;
 }
 
-function shorten(text: string, max: number): string {
+export function shorten(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

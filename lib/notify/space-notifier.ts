@@ -11,6 +11,8 @@ import type { KeyedQueue } from './keyed-queue';
 import { mayDecide, notificationActions } from './proposal-decision';
 import { ProposalWatch, WATCHED_KINDS, type ProposalEvent } from './proposal-watch';
 import { decidedPush, pendingPush, proposalPagePath, type PushMessage } from './push-message';
+import { askedPush, QUESTION_ASKED_EVENT, questionPagePath, questionWebhookBody, settledPush } from './question-notifications';
+import { concernsQuestions, mayAnswerQuestion, QuestionWatch, type QuestionEvent } from './question-watch';
 import type { PushSender, PushUrgency } from './push-sender';
 import type { PushSubscriptions, StoredPushSubscription } from './push-subscriptions';
 import { deliverWebhook, type WebhookRetryPolicy } from './webhook-delivery';
@@ -51,6 +53,8 @@ export interface SpaceNotifierDeps {
  */
 export class SpaceNotifier {
   readonly watch = new ProposalWatch();
+  /** Questions (`space__ask_human`'s, anyone's): pushed like proposals, without actions; `question.asked` to webhooks. */
+  readonly questions = new QuestionWatch();
   private inbox: Envelope[] = [];
   private scheduled?: NodeJS.Immediate;
   private readonly announced = new BoundedMap<string, true>(ANNOUNCED_CAP);
@@ -65,9 +69,12 @@ export class SpaceNotifier {
   ) {
     this.drops = new DropCounter('envelopes (the notifier fell behind)', deps.log);
     // What is still pending from before a restart can be acted on; it was announced then, so nothing is sent now.
-    for (const { envelope } of space.history.toArray()) if (envelope && WATCHED_KINDS.has(envelope.kind)) this.watch.apply(envelope, deps.now());
+    for (const { envelope } of space.history.toArray()) {
+      if (envelope && WATCHED_KINDS.has(envelope.kind)) this.watch.apply(envelope, deps.now());
+      else if (envelope) this.questions.apply(envelope, deps.now());
+    }
     this.unobserve = space.observe((envelope) => {
-      if (!WATCHED_KINDS.has(envelope.kind)) return;
+      if (!WATCHED_KINDS.has(envelope.kind) && !concernsQuestions(envelope)) return;
       if (this.inbox.length >= MAX_INBOX) return void this.drops.count();
       this.inbox.push(envelope);
       this.scheduled ??= setImmediate(() => this.sync());
@@ -82,6 +89,10 @@ export class SpaceNotifier {
     this.inbox = [];
     this.announcing = undefined;
     for (const envelope of inbox) {
+      if (!WATCHED_KINDS.has(envelope.kind)) {
+        for (const event of this.questions.apply(envelope, this.deps.now())) this.announceQuestion(event);
+        continue;
+      }
       for (const event of this.watch.apply(envelope, this.deps.now())) this.announce(event);
     }
   }
@@ -107,6 +118,38 @@ export class SpaceNotifier {
           ? pendingPush(this.space.id, event, this.tokensFor(participant, event), this.mustConfirm(event.proposal, event.risk))
           : decidedPush(this.space.id, event);
       this.enqueue(`push:${subscription.endpoint}`, () => this.send(subscription, message, urgency));
+    }
+  }
+
+  /**
+   * A new question to every subscribed device of a participant who could answer it (its text, no actions: the answer
+   * is typed in the control room) and to each webhook (`question.asked`); its answer or withdrawal replaces the push.
+   */
+  private announceQuestion(event: QuestionEvent): void {
+    const { message } = event.question;
+    if (event.type === 'asked') {
+      this.announced.set(message.id, true);
+      this.postQuestionWebhooks(event);
+    } else if (!this.announced.delete(message.id)) return;
+    const push = event.type === 'asked' ? askedPush(this.space.id, event) : settledPush(this.space.id, event);
+    for (const subscription of this.deps.subscriptions.all(this.space.id)) {
+      const participant = this.decider(subscription.participant);
+      if (!participant || !mayAnswerQuestion(participant, event.question)) continue;
+      this.enqueue(`push:${subscription.endpoint}`, () => this.send(subscription, push, 'normal'));
+    }
+  }
+
+  private postQuestionWebhooks(event: QuestionEvent): void {
+    const { webhooks } = this.deps;
+    const id = event.question.message.id;
+    const url = `${this.deps.baseUrl()}${questionPagePath(this.space.id, id)}`;
+    for (const webhook of webhooks.all()) {
+      // The delivery log's `proposal_id` names what it told of: here the question's chat.
+      const delivery = { event: QUESTION_ASKED_EVENT, proposalId: id, body: questionWebhookBody(webhook.format, this.space.id, event, url) };
+      const { webhookRetry, now, stop, channels } = this.deps;
+      this.enqueue(`webhook:${webhook.id}`, async () => {
+        await deliverWebhook(webhooks, webhook, delivery, webhookRetry, now, stop, channels.webhookTurnedFailing);
+      });
     }
   }
 

@@ -104,6 +104,6 @@ export function testWebhookBody(format: WebhookFormat, space: string, by: string
 }
 
 /** Slack mrkdwn treats &, < and > as markup. */
-function escapeSlack(text: string): string {
+export function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -21,13 +21,15 @@ import { GATEWAY_ID } from './kinds';
  * | `AUTH_FAILED`          | –        | a presented token authenticates nobody (upgrade, join frame, HTTP) | –      | –                | `{ via, address, suppressed? }`             |
  * | `PARTICIPANT_INVITED`  | –        | `space/invite` accepted                            | inviter            | invitee          | `{ capabilities, reason? }` (never the token) |
  * | `PARTICIPANT_KICKED`   | –        | `space/kick` accepted                              | kicker             | target           | `{ reason? }`                               |
+ * | `TOKEN_ISSUED`         | –        | an operator issues a participant one more token (`POST …/participants/{id}/tokens`) | operator / `admin` | participant | `{ token_id, label? }` (never the token) |
  * | `PARTICIPANT_PAUSED`   | –        | `participant/pause` accepted                       | sender             | target           | `{ timeout_seconds?, reason? }`             |
  * | `PARTICIPANT_RESUMED`  | –        | `participant/resume`, or a pause timing out        | sender / gateway   | target           | `{ reason? }` (`timeout` when it lapsed)    |
  * | `PARTICIPANT_SHUTDOWN` | –        | `participant/shutdown` accepted                    | sender             | target           | `{ reason? }`                               |
  * | `STREAM_OPENED`        | –        | `stream/request` answered with `stream/open`       | stream owner       | target?          | `{ stream_id, direction?, target? }`        |
  * | `STREAM_CLOSED`        | –        | `stream/close`, or owner gone after the grace time | closer / gateway   | owner?           | `{ stream_id, reason? }`                    |
  * | `PROPOSAL_CREATED`     | –  (²)   | an `mcp/proposal` routed                           | proposer           | –                | `{ trace_id, method, tool?, to }`           |
- * | `PROPOSAL_FULFILLED`   | –  (²)   | an `mcp/request` whose `correlation_id` names an `mcp/proposal` | fulfiller | proposer    | `{ trace_id, proposal_id, tool? }`          |
+ * | `PROPOSAL_APPROVED`    | –  (²)   | one approval of a proposal whose tool needs several (`approvals` config) | approver | proposer | `{ trace_id, proposal_id, tool?, request_id, approvals, required, complete, counted }` |
+ * | `PROPOSAL_FULFILLED`   | –  (²)   | an `mcp/request` whose `correlation_id` names an `mcp/proposal` | fulfiller | proposer    | `{ trace_id, proposal_id, tool?, approvals? }` (every approver, when it took several) |
  * | `PROPOSAL_REJECTED`    | –  (²)   | `mcp/reject` of a proposal                         | rejecter           | proposer         | `{ trace_id, proposal_id, tool?, reason? }` |
  * | `PROPOSAL_WITHDRAWN`   | –  (²)   | `mcp/withdraw` of a proposal (its timeout, or its proposer changed its mind) | proposer | –  | `{ trace_id, proposal_id, tool?, reason? }` |
  * | `PROPOSAL_EXECUTED`    | –  (²)   | the `mcp/response` to a fulfilling request: the approved call's outcome | executor | proposer | `{ trace_id, proposal_id, tool?, approved_by, outcome, error?, tool_error? }` |
@@ -69,12 +71,17 @@ export const AUDIT_EVENT_TYPES = {
   AUTH_FAILED: { mgp: false, description: 'A token that authenticates nobody was presented (at most a few a second per address).' },
   PARTICIPANT_INVITED: { mgp: false, description: 'A participant was invited (`space/invite`).' },
   PARTICIPANT_KICKED: { mgp: false, description: 'A participant was removed and its tokens revoked (`space/kick`).' },
+  TOKEN_ISSUED: { mgp: false, description: 'An operator issued a participant one more token (e.g. for an MCP client).' },
   PARTICIPANT_PAUSED: { mgp: false, description: 'A participant was paused (`participant/pause`).' },
   PARTICIPANT_RESUMED: { mgp: false, description: 'A paused participant was resumed.' },
   PARTICIPANT_SHUTDOWN: { mgp: false, description: 'A participant was shut down (`participant/shutdown`).' },
   STREAM_OPENED: { mgp: false, description: 'The gateway opened a stream (`stream/open`).' },
   STREAM_CLOSED: { mgp: false, description: 'A stream was closed.' },
   PROPOSAL_CREATED: { mgp: false, description: 'A participant proposed a call (`mcp/proposal`).' },
+  PROPOSAL_APPROVED: {
+    mgp: false,
+    description: 'A proposal whose tool needs several approvals got one (held until enough distinct participants approved).',
+  },
   PROPOSAL_FULFILLED: { mgp: false, description: 'A proposal was approved: an `mcp/request` fulfilled it.' },
   PROPOSAL_REJECTED: { mgp: false, description: 'A proposal was rejected (`mcp/reject`).' },
   PROPOSAL_WITHDRAWN: { mgp: false, description: 'A proposal was withdrawn by its proposer (`mcp/withdraw`).' },

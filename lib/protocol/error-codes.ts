@@ -51,6 +51,8 @@ export const ERROR_CODES = {
   confirmation_required: 'A dangerous or confirm-first tool (or one of undeclared risk) is approved in the control room only.',
   request_too_large: 'HTTP request headers or URL over the server\u2019s limit.',
   space_unavailable: 'Cluster mode: the space has no live owner right now (a takeover is under way); retry in a few seconds.',
+  oauth_failed:
+    'An OAuth step with a remote MCP server\u2019s authorization server failed (discovery, registration, code exchange): the message says which and why.',
   internal_error: 'An unexpected gateway failure; details are in the server log, not the reply.',
 } as const;
 
@@ -105,6 +107,7 @@ export const ERROR_HTTP_STATUS = {
   confirmation_required: 409,
   request_too_large: 431,
   space_unavailable: 503,
+  oauth_failed: 502,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, number>;
 

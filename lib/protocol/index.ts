@@ -27,3 +27,5 @@ export * from './process-reports';
 export * from './webhooks';
 export * from './budgets';
 export * from './tool-pins';
+export * from './mcp-oauth';
+export * from './participant-tokens';

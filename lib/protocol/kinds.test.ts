@@ -15,8 +15,8 @@ import {
 } from './kinds';
 
 describe('KINDS', () => {
-  it('lists the 33 kinds of spec §3 plus space/invite-ack and system/security-event, each once', () => {
-    expect(KINDS).toHaveLength(35);
+  it('lists the 33 kinds of spec §3 plus space/invite-ack, system/security-event and system/approval, each once', () => {
+    expect(KINDS).toHaveLength(36);
     expect(new Set(KINDS).size).toBe(KINDS.length);
     expect(KINDS).toContain('space/invite-ack');
     expect(KINDS).toContain('participant/request-status');

@@ -1,7 +1,8 @@
 /**
- * The one list of envelope kinds (spec §3), plus two of our gateway's own: `space/invite-ack`, its answer to an
- * invite, and `system/security-event`, a refusal of another participant told to operators (the spec reserves
- * `system/*` for the gateway, so other clients may ignore it). Every other module derives its kind lists from here.
+ * The one list of envelope kinds (spec §3), plus three of our gateway's own: `space/invite-ack`, its answer to an
+ * invite, `system/security-event`, a refusal of another participant told to operators, and `system/approval`, one
+ * approval of a proposal whose tool needs several (the spec reserves `system/*` for the gateway, so other clients
+ * may ignore them). Every other module derives its kind lists from here.
  */
 export const KINDS = [
   'mcp/request',
@@ -39,6 +40,7 @@ export const KINDS = [
   'system/welcome',
   'system/error',
   'system/security-event',
+  'system/approval',
 ] as const;
 
 export type Kind = (typeof KINDS)[number];
@@ -69,6 +71,7 @@ export const GATEWAY_ONLY_KINDS = [
   'system/welcome',
   'system/error',
   'system/security-event',
+  'system/approval',
   'stream/open',
   'space/invite-ack',
 ] as const satisfies readonly Kind[];

@@ -11,17 +11,31 @@ const jsonRpcParams = z.custom<Record<string, unknown> | unknown[]>(
   'params must be an object or an array',
 );
 
-/** `mcp/request` (spec §3.1.1): an MCP request, or a notification when it has no `id`. */
+/**
+ * `mcp/request` (spec §3.1.1): an MCP request, or a notification (`notifications/*` without an `id`, see
+ * `isMcpNotification`). Other requests without `id` or `jsonrpc` are requests all the same (the reference
+ * implementation sends `{"method": "tools/list"}`): the envelope's id is a request's identity, which the response's
+ * `correlation_id` names.
+ */
 export const mcpRequestPayloadSchema = z.looseObject({
-  /** JSON-RPC version; MEW proposals often omit it. */
+  /** JSON-RPC version; MEW proposals, and the reference implementation's requests, often omit it. */
   jsonrpc: jsonRpcVersion.optional(),
-  /** JSON-RPC request id; absent for notifications. */
+  /** JSON-RPC request id, echoed in the response when given; absent for notifications and for many MEW requests. */
   id: jsonRpcId.optional(),
   /** The MCP method, e.g. `tools/call`, `resources/read` (spec §3.1: "The specific method is in `payload.method`"). */
   method: z.string().min(1),
   /** Method parameters: an object (MCP) or an array (plain JSON-RPC). */
   params: jsonRpcParams.optional(),
 });
+
+/**
+ * Whether an `mcp/request` payload is an MCP notification, which nobody answers: a `notifications/*` method (MCP's
+ * only notifications) without a JSON-RPC `id`. Any other method is a request, answered with an `mcp/response`
+ * correlated to the envelope, with or without an `id`.
+ */
+export function isMcpNotification(payload: { id?: unknown; method: string }): boolean {
+  return payload.id === undefined && payload.method.startsWith('notifications/');
+}
 
 /**
  * `mcp/proposal` (spec §3.2): "Proposals have the same payload structure as requests".

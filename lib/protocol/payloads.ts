@@ -23,7 +23,13 @@ import {
 } from './reasoning-payloads';
 import { spaceInviteAckPayloadSchema, spaceInvitePayloadSchema, spaceKickPayloadSchema } from './space-payloads';
 import { streamClosePayloadSchema, streamOpenPayloadSchema, streamRequestPayloadSchema } from './stream-payloads';
-import { systemErrorPayloadSchema, systemPresencePayloadSchema, systemSecurityEventPayloadSchema, systemWelcomePayloadSchema } from './system-payloads';
+import {
+  systemApprovalPayloadSchema,
+  systemErrorPayloadSchema,
+  systemPresencePayloadSchema,
+  systemSecurityEventPayloadSchema,
+  systemWelcomePayloadSchema,
+} from './system-payloads';
 
 /** The payload schema of every kind; `satisfies` makes a missing or extra kind a compile error. */
 export const payloadSchemas = {
@@ -62,6 +68,7 @@ export const payloadSchemas = {
   'system/welcome': systemWelcomePayloadSchema,
   'system/error': systemErrorPayloadSchema,
   'system/security-event': systemSecurityEventPayloadSchema,
+  'system/approval': systemApprovalPayloadSchema,
 } as const satisfies { readonly [K in Kind]: z.ZodType };
 
 export type PayloadSchemas = typeof payloadSchemas;

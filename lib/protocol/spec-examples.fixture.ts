@@ -594,4 +594,21 @@ export const DESIGN_EXAMPLES: readonly Record<string, unknown>[] = [
       suppressed: 3,
     },
   },
+  {
+    protocol: 'mew/v0.4',
+    id: '7b2e0c4a-3f1d-4e6b-9a58-2c7d1e0f9a31',
+    ts: '2025-09-26T10:00:05Z',
+    from: 'system:gateway',
+    kind: 'system/approval',
+    correlation_id: ['env-req-1', 'env-fulfill-1'],
+    payload: {
+      proposal_id: 'env-req-1',
+      request_id: 'env-fulfill-1',
+      required: 2,
+      approvals: [{ by: 'human-user', envelope_id: 'env-fulfill-1', at: '2025-09-26T10:00:05Z' }],
+      complete: false,
+      call: '3f5a1c0b9e7d2a4c6b8e0f1a3c5e7b9d2f4a6c8e0b1d3f5a7c9e1b3d5f7a9c0e',
+      edited: false,
+    },
+  },
 ];

@@ -103,6 +103,37 @@ export const systemSecurityEventPayloadSchema = z.looseObject({
   suppressed: z.number().int().nonnegative().optional(),
 });
 
+/** One approval of a proposal the gateway recorded: who approved, with which `mcp/request`, when (gateway time). */
+export const approvalEntrySchema = z.looseObject({
+  by: z.string().min(1),
+  /** The approving (fulfilling) `mcp/request`. */
+  envelope_id: z.string().min(1),
+  /** ISO 8601, when the gateway accepted it. */
+  at: z.string(),
+});
+
+/**
+ * `system/approval` (ours): a proposal whose tool needs several approvals (space config `approvals`) got one, routed
+ * to everyone and correlated to the proposal and to the approving request, so every screen shows "1 of 2: alice".
+ * Short of the quorum the approving request was held (echoed to its sender only: the tool did not run); the request
+ * that completes it is routed right after this envelope, and runs the call exactly once.
+ */
+export const systemApprovalPayloadSchema = z.looseObject({
+  proposal_id: z.string().min(1),
+  /** The approving `mcp/request` this envelope answers. */
+  request_id: z.string().min(1),
+  /** Distinct participants (never the proposer) that must approve the same call. */
+  required: z.number().int().positive(),
+  /** The distinct approvers of this call so far, oldest first (one entry per participant). */
+  approvals: z.array(approvalEntrySchema),
+  /** The quorum is reached: `request_id` is routed to the tool. False: it was held. */
+  complete: z.boolean(),
+  /** Which call was approved (sha256 of its method and params): approvals of different calls do not add up. */
+  call: z.string().optional(),
+  /** The approved call differs from the proposal's own (edit-then-approve), when the gateway can tell. */
+  edited: z.boolean().optional(),
+});
+
 export type ParticipantInfo = z.infer<typeof participantInfoSchema>;
 export type ActiveStream = z.infer<typeof activeStreamSchema>;
 export type ErrorIssue = z.infer<typeof errorIssueSchema>;
@@ -110,5 +141,7 @@ export type SystemPresencePayload = z.infer<typeof systemPresencePayloadSchema>;
 export type SystemWelcomePayload = z.infer<typeof systemWelcomePayloadSchema>;
 export type SystemSecurityEventPayload = z.infer<typeof systemSecurityEventPayloadSchema>;
 export type SystemErrorPayload = z.infer<typeof systemErrorPayloadSchema>;
+export type ApprovalEntry = z.infer<typeof approvalEntrySchema>;
+export type SystemApprovalPayload = z.infer<typeof systemApprovalPayloadSchema>;
 
 export type CatchUp = z.infer<typeof catchUpSchema>;

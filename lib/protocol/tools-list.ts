@@ -45,3 +45,43 @@ export function parseToolsListResult(result: unknown): ListedTool[] | undefined 
   }
   return tools;
 }
+
+/** What `ToolsListAnswers` reads of an envelope. */
+interface ListingEnvelope {
+  kind: string;
+  id: string;
+  correlation_id?: readonly string[];
+  payload?: unknown;
+}
+
+/**
+ * Which `mcp/response`s answer a `tools/list`, for whoever watches the listings routed in a space (pinned tool
+ * definitions, the gateway's own index of tool risk): it remembers the ids of `tools/list` requests it is fed, in a
+ * map the caller bounds (a `BoundedMap`), and recognises a response correlated to one, once. The listing is the
+ * responder's: whoever answers lists its own tools, so a forged answer can only describe the forger's.
+ *
+ * @example
+ * const answers = new ToolsListAnswers(new BoundedMap(10_000));
+ * for (const envelope of routed) {
+ *   const tools = answers.answer(envelope); // the raw `result.tools` of a response to a tools/list, else undefined
+ *   if (tools) index(envelope.from, tools);
+ * }
+ */
+export class ToolsListAnswers {
+  constructor(private readonly requests: Map<string, true>) {}
+
+  /**
+   * Feeds one routed envelope: a `tools/list` request is remembered; a response to a remembered one gives its
+   * `result.tools` entries as sent (unread: each caller reads what it needs). Anything else gives undefined.
+   */
+  answer(envelope: ListingEnvelope): unknown[] | undefined {
+    const payload = envelope.payload as { method?: unknown; result?: { tools?: unknown } } | undefined;
+    if (envelope.kind === 'mcp/request') {
+      if (payload?.method === 'tools/list') this.requests.set(envelope.id, true);
+      return undefined;
+    }
+    if (envelope.kind !== 'mcp/response' || this.requests.size === 0 || !envelope.correlation_id?.some((id) => this.requests.delete(id))) return undefined;
+    const tools = payload?.result?.tools;
+    return Array.isArray(tools) ? tools : undefined;
+  }
+}

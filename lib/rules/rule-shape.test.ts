@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProposalFacts } from './approval-rule';
 import { RuleEngine } from './rule-engine';
-import { describeMatch, narrowestMatch, shapeKey } from './rule-shape';
+import { describeMatch, narrowestMatch, scopeOf, shapeKey } from './rule-shape';
 import { approvalRuleInputSchema } from './approval-rule';
 
 const write = (args: Record<string, unknown>, proposer = 'scribe'): ProposalFacts => ({
@@ -54,5 +54,26 @@ describe('narrowestMatch', () => {
   it('groups proposals by proposer, targets (in any order), method and tool', () => {
     expect(shapeKey({ ...write({}), targets: ['b', 'a'] })).toBe(shapeKey({ ...write({ other: 1 }), targets: ['a', 'b'] }));
     expect(shapeKey(write({}))).not.toBe(shapeKey(write({}, 'auditor')));
+  });
+});
+
+describe('scopeOf', () => {
+  it('says line by line what a rule made from a proposal covers: who, to whom, the tool, each argument pinned or free', () => {
+    const args = { path: 'notes/2026-11-25.md', content: `# Notes\n${LONG}`, mode: 'overwrite' };
+    expect(scopeOf(narrowestMatch([write(args)]), args)).toEqual([
+      { field: 'from', pattern: 'scribe', words: 'exactly scribe' },
+      { field: 'to', pattern: 'files', words: 'exactly files' },
+      { field: 'tool', pattern: 'write_file', words: 'exactly write_file' },
+      { field: 'path', pattern: 'notes/*', words: 'anything under notes/' },
+      { field: 'content', words: 'any value' },
+      { field: 'mode', pattern: 'overwrite', words: 'exactly overwrite' },
+    ]);
+    expect(scopeOf({ tool: ['a', 'b'], arguments: { n: [1, 2], q: '!x*' } }, undefined)).toEqual([
+      { field: 'from', words: 'anyone' },
+      { field: 'to', words: 'anyone' },
+      { field: 'tool', pattern: '["a","b"]', words: 'one of a, b' },
+      { field: 'n', pattern: '[1,2]', words: 'one of 1, 2' },
+      { field: 'q', pattern: '!x*', words: 'matching !x*' },
+    ]);
   });
 });

@@ -113,3 +113,40 @@ export function describeMatch(match: RuleMatch): string {
       : [];
   return [who, what, ...args].join(' · ');
 }
+
+/** One line of what a rule covers: the field as a person reads it, the pattern, and the pattern in words. */
+export interface ScopeLine {
+  field: string;
+  pattern?: string;
+  words: string;
+}
+
+/** A pattern value in words: a folder glob, one of a list, anything, or exactly itself. */
+function patternWords(pattern: unknown): string {
+  if (Array.isArray(pattern)) return `one of ${pattern.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
+  if (typeof pattern !== 'string') return `exactly ${JSON.stringify(pattern)}`;
+  if (pattern === '*') return 'anything';
+  if (/^[^*?!]*\/\*$/.test(pattern)) return `anything under ${pattern.slice(0, -1)}`;
+  if (/[*?]/.test(pattern) || pattern.startsWith('!') || /^\/.+\/[gimsuy]*$/.test(pattern)) return `matching ${pattern}`;
+  return `exactly ${pattern}`;
+}
+
+/**
+ * What a rule made from a proposal covers, line by line, to show before it is saved: who, to whom, which tool, and
+ * each of the proposal's arguments, pinned (`path: anything under notes/`) or free (`content: any value`).
+ *
+ * @example
+ * scopeOf({ proposer: 'scribe', target: 'files', method: 'tools/call', tool: 'write_file', arguments: { path: 'notes/*' } }, { path: 'notes/a.md', content: '…' });
+ * // [{ field: 'from', pattern: 'scribe', words: 'exactly scribe' }, …, { field: 'path', pattern: 'notes/*', words: 'anything under notes/' }, { field: 'content', words: 'any value' }]
+ */
+export function scopeOf(match: RuleMatch, args: unknown): ScopeLine[] {
+  const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  const line = (field: string, pattern: unknown, none = 'any value'): ScopeLine =>
+    pattern === undefined ? { field, words: none } : { field, pattern: show(pattern), words: patternWords(pattern) };
+  const lines = [line('from', match.proposer, 'anyone'), line('to', match.target, 'anyone')];
+  lines.push(match.tool !== undefined ? line('tool', match.tool) : line('method', match.method, 'any call'));
+  const pinned = isObject(match.arguments) ? match.arguments : {};
+  const names = new Set([...Object.keys(isObject(args) ? args : {}), ...Object.keys(pinned)]);
+  for (const name of names) lines.push(name in pinned ? line(name, pinned[name]) : { field: name, words: 'any value' });
+  return lines;
+}

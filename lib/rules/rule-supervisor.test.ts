@@ -5,7 +5,7 @@ import type { RuleOutcome } from '../rules/rule-engine';
 import type { MEWParticipant } from '../sdk/mew-participant';
 import { ProposalRejectedError } from '../sdk/sdk-errors';
 import { participantFactory, rejectionOf } from '../sdk/testing';
-import { RuleSupervisor, type RuleSupervisorOptions } from './rule-supervisor';
+import { ESCALATION_LEAD_MS, RuleSupervisor, timeoutSchedule, type RuleSupervisorOptions } from './rule-supervisor';
 
 const SPACE = 'auto';
 let ids = 0;
@@ -231,5 +231,44 @@ describe('RuleSupervisor', () => {
     await expect.poll(() => lead.proposals.pending().find((p) => p.arguments && (p.arguments as { text: string }).text === 'list it')?.escalation).toBeTruthy();
     agent.disconnect();
     await Promise.all([urgent, asked].map((p) => p.catch(() => undefined)));
+  });
+
+  it('escalates before the proposer’s own deadline, with time left to act, when the policy would come too late', async () => {
+    supervisor.disconnect();
+    supervisor = await startSupervisor({ timeouts: { dangerous: { after_seconds: 30, action: 'escalate' } } });
+    const lead = await participants.connect('lead', { autoDiscovery: false });
+    // The agent withdraws after 1.2 s: the escalation comes at half of that, not 30 s later.
+    const urgent = agent.mcpRequest('tools', { method: 'tools/call', params: { name: 'wipe', arguments: { text: 'soon' } } }, 1_200);
+    await expect.poll(() => lead.proposals.pending()[0]?.escalation?.waitedSeconds, { timeout: 1_100 }).toBe(0.6);
+    const [proposal] = lead.proposals.pending();
+    expect(proposal).toMatchObject({ state: 'pending', timeoutMs: 1_200, deadlineSource: 'proposer' });
+    expect(proposal.escalation?.text).toMatch(/withdraws it in \d s/);
+    await urgent.catch(() => undefined);
+  });
+});
+
+describe('timeoutSchedule', () => {
+  const proposal = (timeoutMs?: number) => ({
+    at: 1_000,
+    timeoutMs,
+    deadline: timeoutMs === undefined ? undefined : 1_000 + timeoutMs,
+    deadlineSource: timeoutMs === undefined ? undefined : ('proposer' as const),
+  });
+
+  it('counts the policy from the proposal’s own time', () => {
+    expect(timeoutSchedule(proposal(), { after_seconds: 120, action: 'escalate' })).toEqual({ at: 121_000, waitedSeconds: 120 });
+    expect(timeoutSchedule(proposal(600_000), { after_seconds: 120, action: 'escalate' })).toEqual({ at: 121_000, waitedSeconds: 120 });
+  });
+
+  it('brings an escalation forward to leave a minute (or half a short timeout) before the proposer’s deadline', () => {
+    // The demo's scribe: a 2-minute timeout against a 120 s escalation, which used to fire as it withdrew.
+    expect(timeoutSchedule(proposal(120_000), { after_seconds: 120, action: 'escalate' })).toEqual({ at: 61_000, waitedSeconds: 60 });
+    expect(timeoutSchedule(proposal(150_000), { after_seconds: 120, action: 'escalate' })).toEqual({ at: 91_000, waitedSeconds: 90 });
+    expect(timeoutSchedule(proposal(20_000), { after_seconds: 120, action: 'escalate' })).toEqual({ at: 11_000, waitedSeconds: 10 });
+    expect(ESCALATION_LEAD_MS).toBe(60_000);
+  });
+
+  it('leaves a reject where the policy puts it', () => {
+    expect(timeoutSchedule(proposal(20_000), { after_seconds: 120, action: 'reject' })).toEqual({ at: 121_000, waitedSeconds: 120 });
   });
 });

@@ -9,6 +9,38 @@ import { proposalFacts } from '../rules/rule-shape';
 /** Proposals whose shadow approvals the supervisor remembers, the oldest forgotten first. */
 const REMEMBERED_PROPOSALS = 5_000;
 
+/**
+ * An escalation comes at the latest this long before the proposer's own deadline (or half its timeout, if that is
+ * shorter), so whoever it alerts still has time to decide before the proposal is withdrawn.
+ */
+export const ESCALATION_LEAD_MS = 60_000;
+
+/**
+ * When a timeout acts on a proposal (epoch ms) and how long the proposal will have waited by then (seconds): the
+ * policy's delay counted from the proposal's own time (its `ts`, the same for every participant), except that an
+ * escalation is brought forward to leave `ESCALATION_LEAD_MS` (at most half the proposer's timeout) before the
+ * proposer's deadline: an alarm at the moment the proposal vanishes helps nobody.
+ *
+ * @example
+ * // The demo: dangerous proposals escalate after 120 s, and the scribe withdraws its own after 2 minutes.
+ * timeoutSchedule({ at: 0, timeoutMs: 120_000, deadline: 120_000, deadlineSource: 'proposer' }, { after_seconds: 120, action: 'escalate' });
+ * // { at: 60_000, waitedSeconds: 60 }
+ */
+export function timeoutSchedule(
+  proposal: Pick<Proposal, 'at' | 'timeoutMs' | 'deadline' | 'deadlineSource'>,
+  timeout: ProposalTimeout,
+): { at: number; waitedSeconds: number } {
+  const planned = proposal.at + timeout.after_seconds * 1000;
+  const { deadline, timeoutMs } = proposal;
+  if (timeout.action !== 'escalate' || proposal.deadlineSource !== 'proposer' || deadline === undefined || timeoutMs === undefined) {
+    return { at: planned, waitedSeconds: timeout.after_seconds };
+  }
+  const latest = deadline - Math.min(ESCALATION_LEAD_MS, timeoutMs / 2);
+  if (planned <= latest) return { at: planned, waitedSeconds: timeout.after_seconds };
+  const at = Math.max(proposal.at, latest);
+  return { at, waitedSeconds: Math.round((at - proposal.at) / 100) / 10 };
+}
+
 export interface RuleSupervisorOptions extends Omit<MEWParticipantOptions, 'autoDiscovery'> {
   /** The space's current rules (read again on `reload`). */
   rules(): ApprovalRule[];
@@ -38,7 +70,8 @@ const describeRule = (rule: ApprovalRule) => `rule "${rule.name}" (v${rule.versi
  * bridge and the control room read it); when the tool declares none or cannot be listed it counts as dangerous
  * (`riskForRules`), so no rule approves it unseen. A proposal left to humans gets the timeout of its `ask` rule or
  * of its risk level (`default` when undeclared): rejected (`timeout`) or escalated (a chat correlated to it that
- * marks it urgent) when nobody decides in time.
+ * marks it urgent) when nobody decides in time, counted from the proposal's own time; an escalation comes early
+ * enough to act on before the proposer's deadline (`timeoutSchedule`).
  *
  * @example
  * const supervisor = new RuleSupervisor({ gateway, space: 'demo', token, rules: () => records.list() });
@@ -61,7 +94,9 @@ export class RuleSupervisor {
   constructor(private readonly options: RuleSupervisorOptions) {
     const { rules, timeouts: _timeouts, onDecision: _onDecision, onRuleEvent: _onRuleEvent, onParticipantLeft, log: _log, ...participant } = options;
     this.engine = new RuleEngine(rules());
-    this.participant = new MEWParticipant({ ...participant, autoDiscovery: false });
+    // No deadline of the model's own: a proposal stays pending for the supervisor until its proposer's deadline, so
+    // a policy's timeout longer than the model's default still acts.
+    this.participant = new MEWParticipant({ ...participant, autoDiscovery: false, spaceModel: { proposalTimeoutMs: null, ...participant.spaceModel } });
     this.participant.on('proposal', (proposal) => {
       if (proposal.state !== 'pending') this.settled(proposal);
       else if (this.joined) void this.decide(proposal);
@@ -175,21 +210,27 @@ export class RuleSupervisor {
 
   private startTimeout(proposal: Proposal, timeout: ProposalTimeout | undefined): void {
     if (!timeout || timeout.action === 'none' || this.timers.has(proposal.id)) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(proposal.id);
-      if (this.participant.proposals.get(proposal.id)?.state !== 'pending') return;
-      const waited = `No one decided within ${timeout.after_seconds} s`;
-      try {
-        if (timeout.action === 'reject') {
-          this.participant.proposals.reject(proposal.id, 'timeout', `${waited}: rejected.`).outcome.catch(() => undefined);
-        } else {
-          const text = `${waited}: urgent, ${proposal.proposer} is waiting for ${proposal.toolName ?? proposal.method}.`;
-          this.participant.send({ kind: 'chat', correlation_id: [proposal.id], payload: { text, escalation: { waited_seconds: timeout.after_seconds } } });
+    const { at, waitedSeconds } = timeoutSchedule(proposal, timeout);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(proposal.id);
+        if (this.participant.proposals.get(proposal.id)?.state !== 'pending') return;
+        const waited = `No one decided within ${waitedSeconds} s`;
+        try {
+          if (timeout.action === 'reject') {
+            this.participant.proposals.reject(proposal.id, 'timeout', `${waited}: rejected.`).outcome.catch(() => undefined);
+          } else {
+            const left =
+              proposal.deadlineSource === 'proposer' && proposal.deadline !== undefined ? Math.round((proposal.deadline - Date.now()) / 1000) : undefined;
+            const text = `${waited}: urgent, ${proposal.proposer} is waiting for ${proposal.toolName ?? proposal.method}${left !== undefined ? ` and withdraws it in ${left} s` : ''}.`;
+            this.participant.send({ kind: 'chat', correlation_id: [proposal.id], payload: { text, escalation: { waited_seconds: waitedSeconds } } });
+          }
+        } catch (error) {
+          this.options.log?.(`could not ${timeout.action} ${proposal.id} after its timeout: ${error instanceof Error ? error.message : String(error)}`);
         }
-      } catch (error) {
-        this.options.log?.(`could not ${timeout.action} ${proposal.id} after its timeout: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }, timeout.after_seconds * 1000);
+      },
+      Math.max(0, at - Date.now()),
+    );
     timer.unref?.();
     this.timers.set(proposal.id, timer);
   }

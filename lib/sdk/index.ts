@@ -33,6 +33,7 @@ export type {
 export { MEWParticipant } from './mew-participant';
 export type { ControlHooks, McpRequestOptions, MEWParticipantOptions, ParticipantEvents } from './mew-participant';
 export type { McpCall } from './mcp-call';
+export { ApprovalRecorded } from './mcp-request-tracker';
 export type {
   AcknowledgedOperation,
   Decision,

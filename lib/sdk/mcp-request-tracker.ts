@@ -1,4 +1,4 @@
-import type { AnyEnvelope } from '../protocol';
+import { GATEWAY_ID, type AnyEnvelope, type ApprovalEntry, type SystemApprovalPayload } from '../protocol';
 import type { Relation, SentEnvelopes, Waiter } from './sent-envelopes';
 import { McpError, ProposalRejectedError, RequestTimeoutError } from './sdk-errors';
 
@@ -12,10 +12,30 @@ export interface TrackOptions {
 }
 
 /**
+ * What a fulfilment's `outcome` resolves with when its tool needs several approvals and mine was not the last: the
+ * gateway recorded my approval and held the request (the tool did not run); the call runs once enough distinct
+ * participants approved it, and the proposal then moves on as usual (its response names the last approver's request).
+ */
+export class ApprovalRecorded {
+  readonly proposalId: string;
+  readonly required: number;
+  /** The distinct approvers so far, mine included (unless I had approved this call already, or proposed it). */
+  readonly approvals: readonly ApprovalEntry[];
+
+  constructor(payload: SystemApprovalPayload) {
+    this.proposalId = payload.proposal_id;
+    this.required = payload.required;
+    this.approvals = payload.approvals;
+  }
+}
+
+/**
  * Follows one `mcp/request` or `mcp/proposal` of mine on its sent record, over MEW's broadcast:
  * - a request settles with the `mcp/response` correlated to it, from one of its targets;
  * - a proposal is fulfilled by someone else's `mcp/request` correlated to it (sent to the proposal's targets), which
  *   becomes a link of its record, and settles with a target's response to that fulfilment;
+ * - a fulfilment the gateway held short of its proposal's quorum (a `system/approval` correlated to it, not complete)
+ *   resolves with `ApprovalRecorded`: no response will come to it;
  * - `mcp/reject` of a proposal fails it at once. A gateway refusal, a give-up or a closed connection fails it
  *   through the record, like any waiter on it.
  */
@@ -44,6 +64,12 @@ class McpRequestWaiter implements Waiter {
         // A fulfilment must go to the proposal's targets, or its response could come from anyone.
         if (mode === 'proposal' && relation === 'reply' && (envelope.to ?? []).every((to) => targets.includes(to))) this.sent.link(envelope.id, this.id);
         return false;
+      case 'system/approval': {
+        const { payload } = envelope;
+        if (mode !== 'request' || relation !== 'reply' || envelope.from !== GATEWAY_ID || payload.request_id !== this.id || payload.complete) return false;
+        this.resolve(new ApprovalRecorded(payload));
+        return true;
+      }
       case 'mcp/reject':
         if (mode !== 'proposal' || relation !== 'reply') return false;
         this.fail(new ProposalRejectedError(envelope.from, envelope.payload.reason ?? 'no reason given'));

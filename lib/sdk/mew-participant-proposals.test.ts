@@ -68,7 +68,8 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
     const proposalSeen = nextEvent(calc.client, 'mcp/proposal');
     expect(await agent.mcpRequest('calc', ADD, 5000)).toEqual({ content: [{ type: 'text', text: '3' }] });
     const proposal = await proposalSeen;
-    expect(proposal).toMatchObject({ from: 'agent', to: ['calc'], payload: { method: 'tools/call', params: ADD.params } });
+    // The proposal says how long I wait, so every approver counts down to my deadline (and the model expires it then).
+    expect(proposal).toMatchObject({ from: 'agent', to: ['calc'], payload: { method: 'tools/call', params: ADD.params, timeout_ms: 5000 } });
     expect(fulfilments).toHaveLength(1);
     expect(fulfilments[0]).toMatchObject({ from: 'human', to: ['calc'], correlation_id: [proposal.id] });
     expect(human.proposals.pending()).toEqual([]);
@@ -93,8 +94,20 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it('puts a rejection’s explanation in the mcp/reject (for the record) and in a chat correlated to it (for the proposer)', async () => {
+    const rejects = recordEvents(agent.client, 'mcp/reject');
+    const chats = recordEvents(agent.client, 'chat');
+    human.on('proposal', (p) => {
+      if (p.state === 'pending') human.proposals.reject(p.id, 'unsafe', 'Not on a Friday.');
+    });
+    await rejectionOf(agent.mcpRequest('calc', ADD, 10_000));
+    expect(rejects[0]).toMatchObject({ from: 'human', payload: { reason: 'unsafe', explanation: 'Not on a Friday.' } });
+    await vi.waitFor(() => expect(chats.find((c) => c.correlation_id?.includes(rejects[0].id))?.payload).toMatchObject({ text: 'Not on a Friday.' }));
+  });
+
   it('withdraws its proposal when it times out, and observers see it withdrawn by the proposer', async () => {
-    const decided = nextEvent(human, 'proposal', (p) => p.state !== 'pending');
+    // Observers expire it at the deadline the proposal carries, and the proposer's withdrawal follows (either order).
+    const decided = nextEvent(human, 'proposal', (p) => p.state === 'withdrawn');
     const error = await rejectionOf(agent.mcpRequest('calc', ADD, 200));
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error.message).toMatch(/withdrawn.*timed out after 200 ms/);
@@ -144,14 +157,14 @@ describe('MEWParticipant.mcpRequest: direct requests and the proposal fallback',
   it('expires a proposal past the model’s deadline as the control room does: a proposal event says so, pending() drops it, fulfil refuses', async () => {
     const strict = await participants.connect('human', { autoDiscovery: false, spaceModel: { proposalTimeoutMs: 300 } });
     const pending = nextEvent(strict, 'proposal', (p) => p.state === 'pending');
-    const result = agent.mcpRequest('calc', ADD, 5000).catch(() => undefined);
+    // A proposal that names no timeout of its own (mcpRequest's always do): the model's deadline applies.
+    agent.send({ kind: 'mcp/proposal', to: ['calc'], payload: ADD });
     const { id } = await pending;
     expect(strict.proposals.pending().map((p) => p.id)).toEqual([id]);
-    expect(await nextEvent(strict, 'proposal', (p) => p.id === id && p.state !== 'pending')).toMatchObject({ state: 'expired' });
+    expect(await nextEvent(strict, 'proposal', (p) => p.id === id && p.state !== 'pending')).toMatchObject({ state: 'expired', deadlineSource: 'default' });
     expect(strict.proposals.pending()).toEqual([]);
     expect(() => strict.proposals.fulfil(id)).toThrow(`proposal ${id} is already expired`);
-    agent.withdraw(id);
-    await result;
+    agent.send({ kind: 'mcp/withdraw', correlation_id: [id], payload: { reason: 'no_longer_needed' } });
   });
 
   it('sends one decision per proposal: while the gateway has not answered it, a second fulfil or reject is refused', async () => {

@@ -1,7 +1,9 @@
 import type { CapabilityPattern, CompiledCapabilities } from '../capabilities';
 import {
   GATEWAY_ID,
+  isMcpNotification,
   isParticipantControlKind,
+  withoutRuleRef,
   type AnyEnvelope,
   type Envelope,
   type InboundEnvelope,
@@ -23,7 +25,7 @@ import { createOperate, OPERATOR_ENVELOPES } from './operate';
 import { MEWClient, type MEWClientOptions, type OutgoingEnvelope, type SentEnvelope, type StatusChange } from './mew-client';
 import { OwnPause, type PauseInfo } from './own-pause';
 import { ParticipantModel, type Peer } from './participant-model';
-import type { Proposal } from './model/proposals-slice';
+import { hasApproved, type Proposal } from './model/proposals-slice';
 import type { SpaceStoreOptions } from './model/store-defaults';
 import { ReasoningSession, type ReasoningHandle } from './reasoning-session';
 import { compileCapabilitiesSafely } from './safe-capabilities';
@@ -533,7 +535,9 @@ export class MEWParticipant {
 
   /**
    * Answers an `mcp/request` addressed to me from my own tools and resources, once per envelope id: a request seen
-   * before is answered with the response sent then (see `AnsweredRequests`), one still running not at all.
+   * before is answered with the response sent then (see `AnsweredRequests`), one still running not at all. Only a
+   * notification (`notifications/*`, no `id`) goes unanswered: a request without a JSON-RPC `id` (the reference
+   * implementation's `{"method": "tools/list"}`) is answered too, its envelope id its identity.
    */
   private async serve(envelope: Envelope<'mcp/request'>): Promise<void> {
     if (!this.answered.start(envelope.id)) return this.answerAgain(envelope.id);
@@ -546,14 +550,14 @@ export class MEWParticipant {
       this.answered.finish(envelope.id);
       return this.reportError(error);
     }
-    if (id === undefined) return this.answered.finish(envelope.id); // a notification: no response
+    if (isMcpNotification(envelope.payload)) return this.answered.finish(envelope.id); // no response
     // Its id is chosen here, so that answering again sends the very same envelope, which the gateway dedupes.
     const response: SentEnvelope = {
       id: randomUuid(),
       kind: 'mcp/response',
       to: [envelope.from],
       correlation_id: [envelope.id],
-      payload: { jsonrpc: '2.0', id, ...answer } as McpResponsePayload,
+      payload: { jsonrpc: '2.0', ...(id !== undefined && { id }), ...answer } as McpResponsePayload,
     };
     this.answered.finish(envelope.id, response);
     this.sendQuietly(response);
@@ -662,6 +666,14 @@ export class MEWParticipant {
 
   private fulfil(proposalId: string, options: FulfilOptions): Decision<unknown> {
     const proposal = this.pendingProposal(proposalId);
+    const { call } = options;
+    const edited = call !== undefined && (call.method !== proposal.method || JSON.stringify(withoutRuleRef(call.params)) !== JSON.stringify(proposal.params));
+    if (!edited && hasApproved(proposal, this.id)) {
+      const { required, by } = proposal.approvals!;
+      throw new MewSdkError(
+        `you already approved proposal ${proposalId} (${by.length} of ${required}): it runs once ${required} different participants approved it`,
+      );
+    }
     const to = [...(options.to ?? proposal.targets)];
     if (!to.length) throw new MewSdkError(`proposal ${proposalId} names no target to send the request to`);
     const body = this.jsonRpc(
@@ -675,7 +687,12 @@ export class MEWParticipant {
   private reject(proposalId: string, reason: string, explanation?: string, options: RejectOptions = {}): Decision<Envelope<'mcp/reject'>> {
     const proposal = this.pendingProposal(proposalId);
     const { envelope, reply } = this.sendAndAwait(
-      { kind: 'mcp/reject', to: [proposal.proposer], correlation_id: [proposalId], payload: { reason, ...(options.rule && { rule: options.rule }) } },
+      {
+        kind: 'mcp/reject',
+        to: [proposal.proposer],
+        correlation_id: [proposalId],
+        payload: { reason, ...(explanation && { explanation }), ...(options.rule && { rule: options.rule }) },
+      },
       { replyKinds: [], timeoutMs: this.requestTimeoutMs },
     );
     if (explanation) this.chat.send(explanation, proposal.proposer, { correlationId: [envelope.id] });
@@ -719,8 +736,10 @@ export class MEWParticipant {
     const to = toArray(target);
     const body = this.jsonRpc(call);
     options.signal?.throwIfAborted();
-    // Proposals carry the MCP call without JSON-RPC framing: the fulfiller makes the actual request.
-    const { jsonrpc: _jsonrpc, id: _id, ...proposal } = body;
+    // Proposals carry the MCP call without JSON-RPC framing: the fulfiller makes the actual request. They also say
+    // how long I wait (`timeout_ms`, withdrawn after it), so every approver's card counts down to my real deadline.
+    const { jsonrpc: _jsonrpc, id: _id, ...unframed } = body;
+    const proposal = Number.isFinite(timeoutMs) && timeoutMs > 0 ? { ...unframed, timeout_ms: timeoutMs } : unframed;
     const direct = this.canSend('mcp/request', body);
     if (!direct && !(allowProposal && this.canSend('mcp/proposal', proposal))) {
       throw new CapabilityDeniedError(allowProposal ? 'mcp/request or mcp/proposal' : 'mcp/request');

@@ -91,14 +91,16 @@ describe('ParticipantModel: the space model’s reducers as the SDK’s views', 
 });
 
 describe('ParticipantModel: one configuration, so the SDK and the control room derive the same', () => {
-  it('expires a proposal at the default deadline the control room uses: expired, not pending, told to onExpire', () => {
+  it('expires a proposal at the deadline the control room uses too: expired, not pending, told to onExpire', () => {
     const expired: string[] = [];
-    const m = new ParticipantModel({}, (proposals) => expired.push(...proposals.map((p) => `${p.id}:${p.state}`)));
+    const m = new ParticipantModel({ proposalTimeoutMs: 5 * 60_000 }, (proposals) => expired.push(...proposals.map((p) => `${p.id}:${p.state}`)));
     m.observe(welcome('me', ['agent', 'calc']), NOW);
     const p = proposal();
     m.observe(p, NOW);
     const deadline = m.proposal(p.id)!.deadline!;
-    expect(deadline).toBe(Date.parse('2025-01-01T00:00:00Z') + PROPOSAL_TIMEOUT_MS!);
+    expect(deadline).toBe(Date.parse('2025-01-01T00:00:00Z') + 5 * 60_000);
+    // By default no deadline of our own: only the proposer's counts.
+    expect(PROPOSAL_TIMEOUT_MS).toBeNull();
     expect(m.nextExpiry).toBe(deadline);
     m.tick(deadline - 1);
     expect(m.pendingProposals().map((x) => x.id)).toEqual([p.id]);

@@ -1,5 +1,6 @@
 import { BoundedMap } from '../collections/bounded-map';
 import { GATEWAY_ID } from '../gateway/gateway-options';
+import { ToolsListAnswers } from '../protocol/tools-list';
 import type { RunningFeature, SpaceFeature } from '../host/space-feature';
 import { toolDefinitionOf } from './tool-definition';
 import { TOOL_PIN_TABLES, ToolPinRecords } from './tool-pin-records';
@@ -29,16 +30,10 @@ export function toolPinsFeature(): SpaceFeature {
     start(context): RunningToolPins {
       const { space, audit } = context;
       const records = new ToolPinRecords(context.database, space.id, context.storage.replicate);
-      const listRequests = new BoundedMap<string, true>(LIST_REQUESTS_KEPT);
+      const listings = new ToolsListAnswers(new BoundedMap(LIST_REQUESTS_KEPT));
       const unobserve = space.observe((envelope) => {
-        const payload = envelope.payload as { method?: unknown; result?: { tools?: unknown } } | undefined;
-        if (envelope.kind === 'mcp/request' && payload?.method === 'tools/list') {
-          listRequests.set(envelope.id, true);
-          return;
-        }
-        if (envelope.kind !== 'mcp/response' || !envelope.correlation_id?.some((id) => listRequests.delete(id))) return;
-        const tools = payload?.result?.tools;
-        if (!Array.isArray(tools)) return;
+        const tools = listings.answer(envelope);
+        if (!tools) return;
         for (const tool of tools) {
           if (tool === null || typeof tool !== 'object') continue;
           const seen = toolDefinitionOf(tool as Record<string, unknown>);

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../../capabilities';
 import { budgetLimitsSchema, formatIssues, type EnvelopeIssue } from '../../protocol';
@@ -12,6 +12,11 @@ const TOKEN_BYTES = 32;
 
 function mintToken(): string {
   return randomBytes(TOKEN_BYTES).toString('base64url');
+}
+
+/** The SHA-256 of a token, hex: what is kept of an issued token (the token itself is shown once, never stored). */
+export function tokenSha256(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }
 
 /** A stored capability is checked by the same normaliser as the config's (regexes validated, unknown keys refused). */
@@ -70,6 +75,20 @@ const invitedParticipantSchema = z.object({
   reason: z.string().optional(),
 });
 
+/**
+ * An additional token an operator issued for a participant (`POST /api/spaces/{space}/participants/{id}/tokens`, e.g.
+ * for an MCP client): only its SHA-256 is kept, so it was shown once, to its issuer. A kick removes it.
+ */
+const issuedTokenSchema = z.object({
+  /** Names it in the audit log (`TOKEN_ISSUED`) without revealing it. */
+  id: z.string().min(1),
+  participant: participantId,
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a SHA-256 in hex'),
+  issuedBy: participantId,
+  ts: timestamp,
+  label: z.string().optional(),
+});
+
 /** A pause the gateway enforces: until a resume, the deadline, or never (no deadline). */
 const pauseRecordSchema = z.object({
   by: participantId,
@@ -97,6 +116,7 @@ export const spaceStateSchema = z.object({
   /** Pauses in force, by participant: a restart must not lift them any more than a reconnect does. */
   paused: z.record(participantId, pauseRecordSchema).default({}),
   budgets: z.record(participantId, budgetRecordSchema).default({}),
+  issuedTokens: z.array(issuedTokenSchema).default([]),
 });
 
 export type GrantRecord = z.infer<typeof grantRecordSchema>;
@@ -104,6 +124,7 @@ export type BaseRevocation = z.infer<typeof baseRevocationSchema>;
 export type InvitedParticipant = z.infer<typeof invitedParticipantSchema>;
 export type PauseRecord = z.infer<typeof pauseRecordSchema>;
 export type BudgetRecord = z.infer<typeof budgetRecordSchema>;
+export type IssuedToken = z.infer<typeof issuedTokenSchema>;
 export type SpaceStateData = z.infer<typeof spaceStateSchema>;
 
 /**
@@ -149,10 +170,16 @@ export interface RecordsReplica {
 export interface TokenChanges {
   /** A fresh token for the participant, replacing any previous one (invites, re-admission after a kick). */
   mint(participantId: string): string;
+  /**
+   * One more token for the participant, beside those it has: returned once, only its SHA-256 recorded in the state
+   * (`issuedTokens`).
+   */
+  issue(participantId: string, issuedBy: string, label?: string): { token: string; record: IssuedToken };
+  /** Removes every token of the participant: the minted one and those issued. */
   remove(participantId: string): void;
 }
 
-const emptyState = (): SpaceStateData => ({ version: 1, grants: [], revocations: [], invited: [], kicked: [], paused: {}, budgets: {} });
+const emptyState = (): SpaceStateData => ({ version: 1, grants: [], revocations: [], invited: [], kicked: [], paused: {}, budgets: {}, issuedTokens: [] });
 
 /**
  * What a space learns at run time — minted tokens, grants, revocations, invites, kicks, pauses, budgets — in the gateway's
@@ -212,7 +239,17 @@ export class SpaceRecords {
     const participants = { ...this.tokens.participants };
     change(next, {
       mint: (id) => (participants[id] = mintToken()),
-      remove: (id) => void delete participants[id],
+      issue: (id, issuedBy, label) => {
+        const token = mintToken();
+        const record: IssuedToken = { id: randomUUID(), participant: id, sha256: tokenSha256(token), issuedBy, ts: new Date().toISOString() };
+        if (label !== undefined) record.label = label;
+        next.issuedTokens.push(record);
+        return { token, record };
+      },
+      remove: (id) => {
+        delete participants[id];
+        next.issuedTokens = next.issuedTokens.filter((t) => t.participant !== id);
+      },
     });
     this.write(next, { ...this.tokens, participants }, alsoWrite);
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyEnvelope, applyEnvelopes } from './apply-envelope';
-import { awaitingMyAck, chatMessages } from './space-selectors';
+import { answerRecipients } from './chat-slice';
+import { awaitingMyAck, chatMessages, openQuestionsForMe, questionById } from './space-selectors';
 import { createSpaceState, type SpaceState } from './space-state';
 import type { StoreEnvelope } from './store-envelope';
 import { env, T0, welcome } from './testing';
@@ -66,5 +67,64 @@ describe('chat and the acknowledgement queue (spec §3.4)', () => {
     expect(chatMessages(s).map((m) => m.id)).toEqual(['b-2', 'b-3', 'b-4']);
     expect(s.chat.evicted).toBe(3);
     expect(awaitingMyAck(s).map((m) => m.id)).toEqual(['for-me']);
+  });
+});
+
+describe('questions (chats marked question: true, as space__ask_human asks them)', () => {
+  const ask = (id: string, from: string, text: string, to?: string[], at = 1) => env({ id, at, from, to, kind: 'chat', payload: { text, question: true } });
+  const reply = (id: string, from: string, questionId: string, text: string, at = 5) =>
+    env({ id, at, from, kind: 'chat', correlation_id: [questionId], payload: { text } });
+  const cancel = (id: string, from: string, questionId: string, reason = 'timeout') =>
+    env({ id, at: 9, from, kind: 'chat/cancel', correlation_id: [questionId], payload: { reason } });
+
+  it('lists open questions for me, oldest first, and closes one on the first answer from someone other than its asker', () => {
+    let s = run([welcome('human', ['coder']), ask('q-1', 'coder', 'Which branch?'), ask('q-2', 'coder', 'Deploy now?', undefined, 2)]);
+    expect(openQuestionsForMe(s).map((q) => q.message.id)).toEqual(['q-1', 'q-2']);
+    // The asker's own follow-up is no answer (its tool waits for someone else's).
+    s = applyEnvelope(s, reply('r-0', 'coder', 'q-1', 'still there?'), NOW);
+    expect(questionById(s, 'q-1')!.state).toBe('open');
+    s = applyEnvelope(s, reply('r-1', 'reviewer', 'q-1', 'main'), NOW);
+    expect(questionById(s, 'q-1')).toMatchObject({ state: 'answered', answer: { id: 'r-1', by: 'reviewer', text: 'main', at: T0 + 5 } });
+    expect(openQuestionsForMe(s).map((q) => q.message.id)).toEqual(['q-2']);
+    // A later answer does not replace the first.
+    s = applyEnvelope(s, reply('r-2', 'human', 'q-1', 'release'), NOW);
+    expect(questionById(s, 'q-1')!.answer!.by).toBe('reviewer');
+  });
+
+  it('withdraws a question on its asker’s chat/cancel; anyone else’s dismisses it for them alone', () => {
+    let s = run([welcome('human', ['coder']), ask('q-1', 'coder', 'Which branch?'), ask('q-2', 'coder', 'Orphaned?', undefined, 2)]);
+    s = applyEnvelope(s, cancel('x-1', 'bystander', 'q-1'), NOW);
+    expect(questionById(s, 'q-1')).toMatchObject({ state: 'open', dismissedBy: ['bystander'] });
+    expect(openQuestionsForMe(s).map((q) => q.message.id)).toEqual(['q-1', 'q-2']);
+    // I dismiss one (its asker is gone and will never withdraw it): it is no longer offered to me.
+    s = applyEnvelope(s, cancel('x-0', 'human', 'q-2', 'dismissed'), NOW);
+    expect(openQuestionsForMe(s).map((q) => q.message.id)).toEqual(['q-1']);
+    expect(questionById(s, 'q-2')!.state).toBe('open');
+    s = applyEnvelope(s, cancel('x-2', 'coder', 'q-1', 'timeout'), NOW);
+    expect(questionById(s, 'q-1')).toMatchObject({ state: 'withdrawn', withdrawn: { id: 'x-2', reason: 'timeout' } });
+    expect(openQuestionsForMe(s)).toEqual([]);
+  });
+
+  it('offers me questions asked of everyone or of me, never my own; keeps them out of the acknowledgement queue', () => {
+    const s = run([
+      welcome('human', ['coder']),
+      ask('q-all', 'coder', 'anyone?'),
+      ask('q-me', 'coder', 'you?', ['human'], 2),
+      ask('q-ops', 'coder', 'ops?', ['ops'], 3),
+      ask('q-mine', 'human', 'mine?', undefined, 4),
+    ]);
+    expect(openQuestionsForMe(s).map((q) => q.message.id)).toEqual(['q-all', 'q-me']);
+    expect(awaitingMyAck(s)).toEqual([]);
+    expect(chatMessages(s).find((m) => m.id === 'q-me')!.question).toBe(true);
+    expect(answerRecipients(questionById(s, 'q-all')!)).toBeUndefined();
+    expect(answerRecipients(questionById(s, 'q-me')!)).toEqual(['coder', 'human']);
+  });
+
+  it('keeps an open question when the display list evicts its chat', () => {
+    const envelopes = [welcome('human', ['coder']), ask('q-1', 'coder', 'Which branch?')];
+    for (let i = 0; i < 5; i++) envelopes.push(chat(`b-${i}`, 'agent-1', undefined, `broadcast ${i}`, i + 2));
+    const s = run(envelopes, { chatCap: 2 });
+    expect(chatMessages(s).map((m) => m.id)).toEqual(['b-3', 'b-4']);
+    expect(openQuestionsForMe(s).map((q) => q.message.id)).toEqual(['q-1']);
   });
 });

@@ -161,13 +161,15 @@ describe('proposals', () => {
     expect(s.proposals.byId.get('p')!).toMatchObject({ state: 'completed', expiredAt: T0 + 30_000 });
   });
 
-  it('reads expires_at, and falls back to our own default deadline, or none when disabled', () => {
-    const s = run([proposal('a', 'agent', 'fs', 't', {}, 0, { expires_at: '2025-08-26T14:01:00Z' }), proposal('b', 'agent', 'fs', 't', {}, 0)]);
+  it('reads expires_at, and falls back to a space’s own deadline when it sets one, else none (the default)', () => {
+    const s = run([proposal('a', 'agent', 'fs', 't', {}, 0, { expires_at: '2025-08-26T14:01:00Z' }), proposal('b', 'agent', 'fs', 't', {}, 0)], {
+      proposalTimeoutMs: 5 * 60_000,
+    });
     expect(s.proposals.byId.get('a')!).toMatchObject({ deadline: T0 + 60_000, timeoutMs: 60_000, deadlineSource: 'proposer' });
     expect(s.proposals.byId.get('b')!).toMatchObject({ deadline: T0 + 5 * 60_000, deadlineSource: 'default' });
     expect(s.proposals.byId.get('b')!.timeoutMs).toBeUndefined();
 
-    const off = run([proposal('c', 'agent', 'fs', 't', {})], { proposalTimeoutMs: null });
+    const off = run([proposal('c', 'agent', 'fs', 't', {})]);
     expect(off.proposals.byId.get('c')!.deadline).toBeUndefined();
     expect(applyTick(off, T0 + 10 * 3600_000).proposals.byId.get('c')!.state).toBe('pending');
   });

@@ -1,4 +1,4 @@
-import { escalationOf, ruleRefOfParams, ruleRefOfReject, withoutRuleRef, type Envelope, type RuleRef } from '../../protocol';
+import { escalationOf, GATEWAY_ID, ruleRefOfParams, ruleRefOfReject, withoutRuleRef, type ApprovalEntry, type Envelope, type RuleRef } from '../../protocol';
 import { trimMapAmortized, writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
 import { correlationIds, isRecord, num, parseTime, str, type JsonObject, type StoreEnvelope } from './store-envelope';
@@ -62,6 +62,32 @@ export interface Rejection {
   explanation?: { id: string; from: string; text: string; at: number };
 }
 
+/**
+ * The approvals the gateway counted for a proposal whose tool needs several (space config `approvals`), from its
+ * latest `system/approval`: "1 of 2: alice". Approvals of different calls (edit-then-approve) do not add up; this is
+ * the call approved last.
+ */
+export interface ProposalApprovals {
+  /** Distinct participants (never the proposer) that must approve the same call. */
+  required: number;
+  /** Who approved it so far, oldest first, one entry per participant. */
+  by: readonly ApprovalEntry[];
+  /** The quorum was reached: the last approval was routed to the tool. */
+  complete: boolean;
+  /** The approved call differs from the proposal's own (edit-then-approve), when the gateway could tell. */
+  edited?: boolean;
+  /** Approving requests the gateway held back (they ran nothing): neither fulfils the proposal. */
+  held: readonly string[];
+}
+
+/**
+ * Whether `participant` already approved the proposal's own call (its tool needs several approvals): approving it
+ * again would not count (the gateway counts each participant once), so the SDK refuses it and the card says so.
+ */
+export function hasApproved(p: Pick<Proposal, 'approvals'>, participant: string | undefined): boolean {
+  return participant !== undefined && p.approvals?.edited !== true && p.approvals?.by.some((a) => a.by === participant) === true;
+}
+
 /** The proposer's `mcp/withdraw` (spec §3.3.1). */
 export interface Withdrawal {
   id: string;
@@ -108,6 +134,8 @@ export interface Proposal {
   withdrawal?: Withdrawal;
   /** Nobody decided it in time and it was marked urgent (an escalation chat correlated to it). */
   escalation?: { id: string; by: string; at: number; waitedSeconds: number; text: string };
+  /** Its tool needs several approvals: those the gateway counted (`system/approval`). */
+  approvals?: ProposalApprovals;
   updatedAt: number;
 }
 
@@ -206,6 +234,9 @@ export function reduceProposals(state: ProposalsState, envelope: StoreEnvelope, 
     case 'chat':
       changed = escalationOf(envelope.payload) ? applyEscalation(state, envelope, ctx) : applyExplanation(state, envelope, ctx);
       break;
+    case 'system/approval':
+      changed = applyApproval(state, envelope, ctx);
+      break;
     default:
       changed = false;
   }
@@ -237,7 +268,8 @@ function proposalsNamed(state: ProposalsState, envelope: StoreEnvelope): Proposa
 }
 
 function applyFulfilment(state: ProposalsState, envelope: Envelope<'mcp/request'>, ctx: ReduceContext): boolean {
-  const named = proposalsNamed(state, envelope);
+  // An approval the gateway held (my own echo: nobody else sees it) ran nothing: the proposal stays as it was.
+  const named = proposalsNamed(state, envelope).filter((p) => !p.approvals?.held.includes(envelope.id));
   if (named.length === 0) return false;
   const { payload } = envelope;
   const method = payload.method;
@@ -326,6 +358,28 @@ function applyEscalation(state: ProposalsState, envelope: Envelope<'chat'>, ctx:
     changed = true;
   }
   return changed;
+}
+
+/**
+ * A `system/approval` from the gateway: the proposal's approvals so far. One short of the quorum says its request
+ * was held, which therefore fulfils nothing (the gateway announces it before echoing the request to its sender; a
+ * fulfilment already applied from it is taken back all the same).
+ */
+function applyApproval(state: ProposalsState, envelope: Envelope<'system/approval'>, ctx: ReduceContext): boolean {
+  if (envelope.from !== GATEWAY_ID) return false;
+  const { proposal_id, request_id, required, approvals, complete, edited } = envelope.payload;
+  const p = state.byId.get(proposal_id);
+  if (!p) return false;
+  const held = complete ? (p.approvals?.held ?? []) : [...(p.approvals?.held ?? []).filter((id) => id !== request_id), request_id];
+  let next: Proposal = { ...p, approvals: { required, by: approvals, complete, ...(edited !== undefined && { edited }), held }, updatedAt: ctx.at };
+  if (!complete && p.fulfilments.some((f) => f.id === request_id)) {
+    const fulfilments = p.fulfilments.filter((f) => f.id !== request_id);
+    const ran = p.state !== 'fulfilled' || fulfilments.length > 0;
+    next = { ...next, fulfilments, fulfilment: fulfilments[0], state: ran ? p.state : 'pending' };
+    writable(state.byFulfilment).delete(request_id);
+  }
+  writable(state.byId).set(p.id, next);
+  return true;
 }
 
 function applyExplanation(state: ProposalsState, envelope: Envelope<'chat'>, ctx: ReduceContext): boolean {

@@ -4,6 +4,7 @@ import { readFrame } from './stream-frame-data';
 import { activeStreams, reasoningThreads } from './space-selectors';
 import { createSpaceState, type SpaceState } from './space-state';
 import type { StoreEnvelope } from './store-envelope';
+import { REF_CONCLUSION, REF_REASONING_START, REF_THOUGHT_RESPOND, REF_THOUGHT_TOOL } from '../../protocol/reference-shapes.fixture';
 import { env, T0, welcome } from './testing';
 
 const NOW = T0 + 1_000;
@@ -78,6 +79,19 @@ describe('reasoning threads from envelopes (spec §3.5)', () => {
     const t = run(envelopes, { reasoningThoughtsCap: 3 }).reasoning.byId.get('reason-start-1')!;
     expect(t.thoughts.map((x) => x.id)).toEqual(['t-2', 't-3', 't-4']);
     expect(t.droppedThoughts).toBe(2);
+  });
+
+  it('reads the reference implementation’s shapes: input of a start, ReAct thoughts without message, an empty conclusion', () => {
+    const shaped = [REF_REASONING_START, REF_THOUGHT_TOOL, REF_THOUGHT_RESPOND, REF_CONCLUSION] as unknown as StoreEnvelope[];
+    const t = run(shaped).reasoning.byId.get(REF_REASONING_START.id)!;
+    expect(t).toMatchObject({ from: 'mew', message: 'list the notes', state: 'concluded', conclusion: { id: REF_CONCLUSION.id, message: undefined } });
+    expect(t.thoughts.map(({ message, action }) => ({ message, action }))).toEqual([
+      {
+        message: 'I should see which notes exist before answering.',
+        action: { action: 'tool', input: { tool: 'files/list_directory', arguments: { path: '.' }, toolCallId: 'call_1' } },
+      },
+      { message: 'Two notes exist; I can answer.', action: { action: 'respond', input: 'There are two notes: a.md and b.md.' } },
+    ]);
   });
 });
 

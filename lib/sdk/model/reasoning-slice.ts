@@ -1,3 +1,4 @@
+import { reasoningAction, reasoningText, type ReasoningAction } from '../../protocol';
 import { trimMapAmortized, writable } from './collection-utils';
 import type { ReduceContext } from './reduce-context';
 import { STREAM_TEXT_CAP, THOUGHT_MIRROR_WINDOW } from './store-defaults';
@@ -11,7 +12,10 @@ export interface Thought {
   /** The `reasoning/thought` envelope id, or `<streamId>:<n>` for a thought read from a stream frame. */
   id: string;
   at: number;
+  /** Its words: the spec's `message`, or the reference implementation's `reasoning` (empty when it has none). */
   message: string;
+  /** The step's action, when the thought names one (the reference implementation's ReAct thoughts do). */
+  action?: ReasoningAction;
   source: 'envelope' | 'stream';
   /** Also seen from the other source (the SDK mirrors thoughts into the reasoning stream); shown once. */
   mirrored?: boolean;
@@ -27,13 +31,15 @@ export interface ReasoningThread {
   /** The start's own context, for nested sequences. */
   context?: string;
   startedAt: number;
+  /** What it reasons about: the start's `message` (the reference implementation's: its `input`). */
   message?: string;
   /** Oldest first, at most `reasoningThoughtsCap`. */
   thoughts: readonly Thought[];
   /** Thoughts dropped to respect the cap. */
   droppedThoughts: number;
   state: ReasoningStatus;
-  conclusion?: { id: string; message: string; at: number };
+  /** Its `message`, if it said one (the reference implementation's conclusions are often `{}`). */
+  conclusion?: { id: string; message?: string; at: number };
   cancel?: { id: string; by: string; reason?: string; at: number };
   /** The stream its high-volume trace flows in, once linked (see `reasoning-stream-link.ts`). */
   streamId?: string;
@@ -118,7 +124,7 @@ export function reduceReasoning(state: ReasoningState, envelope: StoreEnvelope, 
         correlatedTo: correlationIds(envelope),
         context: envelope.context,
         startedAt: ctx.at,
-        message: envelope.payload?.message,
+        message: reasoningText(envelope.payload),
         thoughts: [],
         droppedThoughts: 0,
         state: 'live',
@@ -132,15 +138,15 @@ export function reduceReasoning(state: ReasoningState, envelope: StoreEnvelope, 
     }
     case 'reasoning/thought': {
       const thread = threadOf(state, envelope);
-      const { message } = envelope.payload;
       if (!thread) return state;
-      const thought: Thought = { id: envelope.id, at: ctx.at, message, source: 'envelope' };
+      const action = reasoningAction(envelope.payload);
+      const thought: Thought = { id: envelope.id, at: ctx.at, message: reasoningText(envelope.payload) ?? '', source: 'envelope', ...(action && { action }) };
       return replaceThread(state, addThought(thread, thought, ctx.config.reasoningThoughtsCap, ctx.at));
     }
     case 'reasoning/conclusion': {
       const thread = threadOf(state, envelope);
       if (!thread || thread.state === 'cancelled') return state;
-      const conclusion = { id: envelope.id, message: envelope.payload.message, at: ctx.at };
+      const conclusion = { id: envelope.id, message: reasoningText(envelope.payload), at: ctx.at };
       return replaceThread(state, { ...thread, state: 'concluded', conclusion, updatedAt: ctx.at });
     }
     case 'reasoning/cancel': {

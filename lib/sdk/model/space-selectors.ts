@@ -1,5 +1,5 @@
 import type { WireCapability } from '../../protocol';
-import { awaitsAckFrom, type ChatMessage } from './chat-slice';
+import { awaitsAckFrom, mayAnswer, type ChatMessage, type ChatQuestion } from './chat-slice';
 import { activeCapabilities, type GrantState } from './grants-slice';
 import { memoSelector } from './memo-selector';
 import type { ParticipantState } from './participants-slice';
@@ -88,3 +88,21 @@ export const awaitingMyAck = memoSelector(
     return [...s.chat.addressed.values()].filter((m) => awaitsAckFrom(m, s.chat.receipts.get(m.id), me)).sort((a, b) => a.at - b.at || a.seq - b.seq);
   },
 );
+
+/**
+ * Open questions I may answer (asked by someone else, of everyone or of me), oldest first. Empty until I know who I
+ * am. Stable until a question, an answer or a withdrawal arrives.
+ */
+export const openQuestionsForMe = memoSelector(
+  (s) => [s.chat.questions, s.chat.questionVersion, s.connection.me],
+  (s): readonly ChatQuestion[] => {
+    const me = s.connection.me;
+    if (me === undefined) return NONE;
+    return [...s.chat.questions.values()].filter((q) => mayAnswer(q, me)).sort((a, b) => a.message.at - b.message.at || a.message.seq - b.message.seq);
+  },
+);
+
+/** A question by its chat's id (open, answered or withdrawn), while the model remembers it. */
+export function questionById(state: SpaceState, id: string): ChatQuestion | undefined {
+  return state.chat.questions.get(id);
+}

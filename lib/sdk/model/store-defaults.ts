@@ -26,11 +26,12 @@ export const GAUGE_AMBER_RATIO = 0.7;
 export const GAUGE_RED_RATIO = 0.9;
 
 /**
- * Our own deadline for a pending proposal whose proposer supplied none (spec §10.2's example expires 5 min after
- * creation). Pending proposals past their deadline turn `expired` at tick time, for the SDK (`proposals.pending()`,
- * `fulfil`) and the cards alike; `null` disables it.
+ * Our own deadline for a pending proposal whose proposer supplied none: none by default, because a deadline a card
+ * shows must be the one the proposer acts on (its `timeout_ms`, which `mcpRequest` always sends). A space that wants
+ * one sets it (e.g. 5 min, spec §10.2's example); proposals past their deadline turn `expired` at tick time, for the
+ * SDK (`proposals.pending()`, `fulfil`) and the cards alike.
  */
-export const PROPOSAL_TIMEOUT_MS: number | null = 5 * 60_000;
+export const PROPOSAL_TIMEOUT_MS: number | null = null;
 
 /** Proposals kept in the store; the oldest settled ones go first, pending ones are never dropped. */
 export const PROPOSAL_CAP = 2000;
