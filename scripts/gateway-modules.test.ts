@@ -83,6 +83,7 @@ describe('the gateway-only process', () => {
     expect(packages).toContain('better-sqlite3');
     expect(packages).toContain('zod');
     // …and none of what this space does not use, nor the TypeScript loader.
-    for (const unused of ['ioredis', 'web-push', 'openai', '@modelcontextprotocol/sdk', '@opentelemetry/api', 'tsx', 'esbuild']) expect(packages).not.toContain(unused);
+    for (const unused of ['ioredis', 'web-push', 'openai', '@modelcontextprotocol/sdk', '@opentelemetry/api', 'tsx', 'esbuild'])
+      expect(packages).not.toContain(unused);
   });
 });
