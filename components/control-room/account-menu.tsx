@@ -8,13 +8,14 @@ import { PUSH_LABEL } from '@/components/notify/push-toggle';
 import { useRules } from '@/components/rules/rules-context';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { MenuButton, type MenuItem } from '@/components/ui/menu-button';
+import { toolsLabel, useToolsView } from '@/components/tools/tools-view';
 import { useMediaQuery, WIDE_HEADER } from './use-media-query';
 import { useSignOut } from './use-sign-out';
 
 /**
  * The header's user menu: who I am signed in as, all spaces, and Sign out (told on the home page once done). On a
  * phone, where the header keeps one row, it also holds what the header shows beside it on wider screens — commands,
- * notifications, push, webhooks, audit log, rules — and carries the count of failing alert channels.
+ * notifications, push, webhooks, tools, audit log, rules — and carries the count of failing alert channels.
  */
 export function AccountMenu({ onCommands }: { onCommands: () => void }) {
   const { space } = useSpaceSession();
@@ -24,6 +25,7 @@ export function AccountMenu({ onCommands }: { onCommands: () => void }) {
   const health = useAlertHealth();
   const audit = useAuditView();
   const rules = useRules();
+  const tools = useToolsView();
   const signOut = useSignOut();
 
   const { push, failingWebhooks } = health;
@@ -38,6 +40,7 @@ export function AccountMenu({ onCommands }: { onCommands: () => void }) {
       danger: failingWebhooks > 0,
       onSelect: health.openWebhooks,
     },
+    { key: 'tools', label: toolsLabel(tools.changed), danger: tools.changed > 0, onSelect: () => tools.open() },
     audit.mayRead && { key: 'audit', label: 'Audit log', onSelect: () => audit.open() },
     rules.mayManage && { key: 'rules', label: `Rules${rules.rules.length > 0 ? ` (${rules.rules.length})` : ''}`, onSelect: () => rules.open() },
   ];

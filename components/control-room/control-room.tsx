@@ -20,6 +20,7 @@ import { AccountMenu } from './account-menu';
 import { CommandPalette, CommandsButton } from './command-palette';
 import { SkipLink } from '@/components/ui/skip-link';
 import { ConnectionBadge } from './connection-badge';
+import { ToolsButton, ToolsViewProvider } from '@/components/tools/tools-view';
 
 /**
  * One screen per space: participants rail · proposal queue and reasoning · chat, telemetry, security events and the
@@ -32,7 +33,9 @@ export function ControlRoom() {
     <AuditViewProvider>
       <RulesProvider>
         <AlertHealthProvider>
-          <ControlRoomLayout />
+          <ToolsViewProvider>
+            <ControlRoomLayout />
+          </ToolsViewProvider>
         </AlertHealthProvider>
       </RulesProvider>
     </AuditViewProvider>
@@ -63,6 +66,7 @@ function ControlRoomLayout() {
           <CommandsButton onOpen={() => setPaletteOpen(true)} />
           <NotifyToggle />
           <NotifyControls />
+          <ToolsButton />
           {audit.mayRead && (
             <button
               type="button"

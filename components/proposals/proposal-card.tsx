@@ -18,6 +18,7 @@ import { useRules } from '@/components/rules/rules-context';
 import { ruleBlocker } from '@/components/rules/use-approve-for';
 import { NOT_NOW_MINUTES } from './use-snoozes';
 import { argumentsAtAGlance } from './proposal-content';
+import { ChangedToolWarning } from '@/components/tools/changed-tool-warning';
 
 // Pending cards carry their risk on the left edge, so a dangerous one stands out while scanning the queue.
 const ACCENT: Record<string, string> = { safe: 'border-l-emerald-600', moderate: 'border-l-amber-500', dangerous: 'border-l-red-600' };
@@ -134,6 +135,9 @@ export const ProposalCard = memo(function ProposalCard({
         )}
         {p.approvals && <ApprovalCount approvals={p.approvals} />}
       </div>
+
+      {/* A redefined tool (its pin changed): said before the arguments, with the diff, since no rule approves it. */}
+      {p.method === 'tools/call' && <ChangedToolWarning participant={p.target} tool={p.toolName} pending={pending} />}
 
       {p.context && (
         <p className="text-[11px] text-slate-500" title={`context ${p.context}`}>

@@ -3,9 +3,11 @@
 import { memo, useMemo } from 'react';
 import { useSpace } from '@/components/session/space-session';
 import { chatMessages, type ChatMessage, type ChatQuestion, type ChatReceipt } from '@/lib/store';
+import { maskText } from '@/lib/secrets/secret-masking';
 import { clockTime } from './format-time';
 import { inTimeOrder } from './in-time-order';
 import { buttonClass } from './panel-frame';
+import { SecretMask, useRevealed } from './revealed-secrets';
 import { useFollowingList } from './use-following-list';
 import { useThrottledSpace } from './use-throttled-space';
 
@@ -33,7 +35,7 @@ function receiptText(receipt: ChatReceipt | undefined): { text: string; tone: st
 function questionStatus(question: ChatQuestion | undefined, me: string | undefined): { text: string; tone: string } {
   if (question?.state === 'answered' && question.answer) {
     const by = question.answer.by === me ? 'you' : question.answer.by;
-    return { text: `answered by ${by}: ${question.answer.text}`, tone: 'text-emerald-400' };
+    return { text: `answered by ${by}: ${maskText(question.answer.text)}`, tone: 'text-emerald-400' };
   }
   if (question?.state === 'withdrawn') {
     return { text: `withdrawn by its asker${question.withdrawn?.reason ? ` (${question.withdrawn.reason})` : ''}`, tone: 'text-slate-400' };
@@ -59,6 +61,9 @@ const MessageRow = memo(function MessageRow({
   const toMe = me !== undefined && message.to?.includes(me);
   const status = message.to && message.to.length > 0 ? receiptText(receipt) : undefined;
   const asked = message.question ? questionStatus(question, me) : undefined;
+  // Secrets show masked (`ghp_…abcd`) unless an operator revealed this message, which the audit log records.
+  const masked = useMemo(() => maskText(message.text), [message.text]);
+  const revealed = useRevealed(message.id);
   return (
     <div className={`border-l-2 px-2 py-1.5 ${toMe ? 'border-amber-500/70 bg-amber-950/10' : 'border-transparent'}`}>
       <div className="flex flex-wrap items-baseline gap-x-2 text-xs">
@@ -71,11 +76,12 @@ const MessageRow = memo(function MessageRow({
       </div>
       {answers && (
         <p className="truncate text-[11px] text-slate-400">
-          answering {answers.message.from}: {answers.message.text}
+          answering {answers.message.from}: {maskText(answers.message.text)}
         </p>
       )}
       {/* Rendered as text, never as HTML, whatever `format` says. */}
-      <p className="whitespace-pre-wrap break-words text-sm text-slate-100">{message.text}</p>
+      <p className="whitespace-pre-wrap break-words text-sm text-slate-100">{revealed ? message.text : masked}</p>
+      {masked !== message.text && <SecretMask envelopeId={message.id} what="message" />}
       {status && <p className={`text-[11px] ${status.tone}`}>{status.text}</p>}
       {asked && <p className={`text-[11px] ${asked.tone}`}>{asked.text}</p>}
     </div>

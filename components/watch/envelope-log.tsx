@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { useSpaceSession } from '@/components/session/space-session';
 import { TimeOrderToggle, useTimeOrder } from '@/components/ui/time-order';
 import { matchesLogFilter, toJsonl, type LogEntry, type LogFilter, type SpaceStoreState } from '@/lib/store';
+import { maskValue } from '@/lib/secrets/secret-masking';
 import { downloadText } from './download-text';
 import { inTimeOrder } from './in-time-order';
 import { shortId } from './envelope-summary';
@@ -40,7 +41,8 @@ function toFilter(draft: LogFilterDraft): LogFilter | undefined {
  * and followed live; scrolling away from the newest freezes the view on a
  * snapshot (at hundreds of envelopes a second the rows would otherwise slide away under the reader). Filters by
  * kind prefix, participant, context and text; rows expand to their JSON; correlation ids jump along the chain;
- * the filtered view exports as JSONL.
+ * the filtered view exports as JSONL. Secrets in rows, their JSON and the export are masked (lib/secrets); an
+ * operator reveals one envelope's in this tab, audited (revealed-secrets.tsx).
  */
 export function EnvelopeLog() {
   const { space, store } = useSpaceSession();
@@ -188,7 +190,8 @@ export function EnvelopeLog() {
 
   const exportJsonl = () => {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    downloadText(`mew-${space}-${stamp}.jsonl`, toJsonl(rows), 'application/x-ndjson');
+    // Masked like the rows (a file outlives the tab); what an operator revealed here stays revealed here only.
+    downloadText(`mew-${space}-${stamp}.jsonl`, toJsonl(rows.map((entry) => maskValue(entry.envelope))), 'application/x-ndjson');
   };
 
   const newSinceFreeze = frozen ? log.total - frozen.total : 0;

@@ -1,10 +1,12 @@
 'use client';
 
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import type { LogEntry } from '@/lib/store';
 import { correlationIds } from '@/lib/sdk/model/store-envelope';
 import { preciseTime } from './format-time';
 import { envelopeSummary, kindTone, shortId } from './envelope-summary';
+import { maskValue } from '@/lib/secrets/secret-masking';
+import { SecretMask, useRevealed } from './revealed-secrets';
 
 const LINK =
   'rounded border border-slate-700 bg-slate-900 px-1.5 py-0.5 font-mono text-[11px] text-sky-300 hover:bg-slate-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
@@ -30,6 +32,11 @@ export const LogRow = memo(function LogRow({
   onJump: (id: string) => void;
 }) {
   const e = entry.envelope;
+  // Secrets show masked (`sk-…abcd`) unless an operator revealed this envelope, which the audit log records;
+  // `masked` is the envelope itself when it holds none.
+  const masked = useMemo(() => maskValue(e), [e]);
+  const revealed = useRevealed(e.id);
+  const shown = revealed ? e : masked;
   const parents = correlationIds(e);
   return (
     <div
@@ -53,8 +60,13 @@ export const LogRow = memo(function LogRow({
           {e.from}
           {e.to && e.to.length > 0 && <span className="text-slate-500"> → {e.to.join(', ')}</span>}
         </span>
-        <span className="min-w-0 basis-full truncate pl-4 text-slate-400 sm:flex-1 sm:basis-0 sm:pl-0">{envelopeSummary(e)}</span>
+        <span className="min-w-0 basis-full truncate pl-4 text-slate-400 sm:flex-1 sm:basis-0 sm:pl-0">{envelopeSummary(shown)}</span>
       </button>
+      {masked !== e && (
+        <div className="mt-0.5 pl-4">
+          <SecretMask envelopeId={e.id} what="envelope" />
+        </div>
+      )}
       {(parents.length > 0 || e.context) && (
         <div className="mt-0.5 flex flex-wrap items-center gap-1 pl-4 text-[11px] text-slate-500">
           {parents.map((id) => (
@@ -75,7 +87,7 @@ export const LogRow = memo(function LogRow({
         <div className="mt-1 flex flex-col gap-1 pl-4">
           <p className="font-mono text-[11px] text-slate-500">id {e.id}</p>
           <pre className="max-h-80 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-950 p-2 font-mono text-[11px] text-slate-200">
-            {JSON.stringify(e, null, 2)}
+            {JSON.stringify(shown, null, 2)}
           </pre>
           {replies && replies.length > 0 && (
             <div className="flex flex-wrap items-center gap-1 text-[11px] text-slate-500">

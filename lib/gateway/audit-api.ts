@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuditPage, AuditVerification } from '../protocol';
 import { AUDIT_EXPORT_CONTENT_TYPES, toCsv, toJsonl, type AuditLog, type AuditQuery } from './audit';
+import { createSecretRevealRoute } from './audit-reveal-api';
 import type { Gateway } from './gateway';
 import { GatewayError } from './gateway-error';
 import { requireOperator } from './http-caller';
@@ -14,12 +15,14 @@ const AUDIT_PATH = /^\/api\/spaces\/([^/]+)\/audit(?:\/(export|verify))?$/;
  * `GET /api/spaces/{space}/audit/verify` (the space's hash chain recomputed: `{ok, checked, broken_at?, head?}`,
  * where `head` is the newest event's id and hash, worth keeping elsewhere to notice a truncated log). Readable with
  * the space's admin token, or by an operator: a participant holding unrestricted `capability/grant`, since
- * whoever can hand out capabilities must be able to see what was done with them.
+ * whoever can hand out capabilities must be able to see what was done with them. `POST …/audit/reveal` records an
+ * operator's reveal of a masked secret (audit-reveal-api.ts).
  */
 export function createAuditRoute(gateway: Gateway, log: AuditLog) {
+  const reveal = createSecretRevealRoute(gateway, log);
   return async function handleAudit(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
     const match = AUDIT_PATH.exec(url.pathname);
-    if (!match) return false;
+    if (!match) return reveal(req, res, url);
     if (req.method !== 'GET') throw new GatewayError('method_not_allowed', 'use GET');
     const space = gateway.spaces.get(decodePathSegment(match[1]));
     if (!space) throw new GatewayError('unknown_space', `no space "${match[1]}"`);

@@ -48,6 +48,7 @@ import { GATEWAY_ID } from './kinds';
  * | `WEBHOOK_REMOVED`      | –        | an operator removes one                            | operator / `admin` | –                | `{ webhook_id, url (masked), format }`      |
  * | `TOOL_DEFINITION_CHANGED` | –     | a `tools/list` answer defines a pinned tool differently | gateway      | participant      | `{ tool, pinned_hash, hash }`               |
  * | `TOOL_DEFINITION_ACCEPTED` | –    | an operator pins a changed tool's current definition | operator / `admin` | participant   | `{ tool, previous_hash, hash }`             |
+ * | `SECRET_REVEALED`      | –        | an operator reveals a masked secret of an envelope in the control room (`POST …/audit/reveal`) | operator / `admin` | the envelope's sender | `{ kind?, in_history }` (envelope_id = the envelope; never the secret) |
  * | `AUDIT_EVENTS_DROPPED` | –        | the audit queue overflowed (written by the log itself) | gateway        | –                | `{ count, reason }`                         |
  *
  * (¹) `ACCESS_DENIED` is MGP's error name for the same situation (§14.3, code 1001). `TOOL_BLOCKED` is kept for
@@ -105,6 +106,7 @@ export const AUDIT_EVENT_TYPES = {
       'A tool answered with another definition than the one pinned (description, schema, annotations or risk): no rule approves it until an operator accepts.',
   },
   TOOL_DEFINITION_ACCEPTED: { mgp: false, description: 'An operator accepted a changed tool definition: it is pinned now.' },
+  SECRET_REVEALED: { mgp: false, description: 'An operator revealed the masked secrets of an envelope in the control room.' },
   AUDIT_EVENTS_DROPPED: { mgp: false, description: 'Audit events were lost because the audit queue overflowed.' },
 } as const satisfies Record<string, { mgp: boolean; description: string }>;
 
@@ -150,6 +152,18 @@ export interface AuditEvent {
 /** A page of `GET /api/spaces/{space}/audit`. */
 export interface AuditPage {
   events: AuditEvent[];
+}
+
+/** `POST /api/spaces/{space}/audit/reveal` (operators): the envelope whose masked secrets the caller reveals. */
+export interface SecretRevealRequest {
+  envelope_id: string;
+}
+
+/** Its answer, once the reveal is in the audit log (`SECRET_REVEALED`): only then does the control room show it. */
+export interface SecretRevealRecorded {
+  envelope_id: string;
+  /** The envelope's sender, when the space's retained history still holds it. */
+  subject?: string;
 }
 
 /** `GET /api/spaces/{space}/audit/verify`: the space's hash chain recomputed. */

@@ -19,3 +19,24 @@ export interface ToolPin {
 export interface ToolPinList {
   tools: ToolPin[];
 }
+
+/** What of a tool is pinned: everything that tells an agent or an approver what it does (as the server stored it). */
+export interface PinnedToolDefinition {
+  name: string;
+  description?: unknown;
+  inputSchema?: unknown;
+  annotations?: unknown;
+  /** MGP risk metadata, where a tool declares it. */
+  security?: unknown;
+}
+
+/** `GET /api/spaces/{space}/tools/{participant}/{tool}/definitions`: both definitions, for a diff. */
+export interface ToolDefinitions {
+  pinned: PinnedToolDefinition;
+  current: PinnedToolDefinition;
+}
+
+/** `POST /api/spaces/{space}/tools/{participant}/{tool}/accept`: the tool as now pinned. */
+export interface ToolPinAccepted {
+  tool: ToolPin;
+}

@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { CapabilityPattern, CompiledCapabilities } from '../capabilities';
 import {
   GATEWAY_ID,
@@ -49,6 +50,7 @@ import type {
 } from './participant-namespaces';
 import { randomUuid } from './random-uuid';
 import { CapabilityDeniedError, MewSdkError, RequestCancelledError } from './sdk-errors';
+import { endMcpCall, followMcpCall, loadOtel, otelPending, startMcpCall, traceServe, type TraceScope } from './sdk-tracing';
 import type { AwaitOptions } from './sent-envelopes';
 import type { StreamInfo } from './model/streams-slice';
 import { ToolDiscovery, type DiscoveryOptions, type DiscoveryStatus } from './tool-discovery';
@@ -108,6 +110,11 @@ export interface McpRequestOptions {
   signal?: AbortSignal;
   /** Called with the `mcp/request` or `mcp/proposal` as sent (its id is what `withdraw` takes). */
   onSent?: (envelope: SentEnvelope) => void;
+  /**
+   * The OpenTelemetry context the call's span starts under (lib/sdk/sdk-tracing.ts), for callers that pass contexts
+   * explicitly rather than through a registered context manager. @default the active context
+   */
+  traceContext?: Context;
 }
 
 /** Participant-level events. Raw envelopes and connection status are on `participant.client`. */
@@ -288,6 +295,8 @@ export class MEWParticipant {
     this.client.on('status', (change) => this.handleStatus(change));
     this.client.on('duplicate', (envelope) => this.handleDuplicate(envelope));
     if (this.spaceModel.config.screen) this.client.on('stream/data', (frame) => this.spaceModel.observe(frame, Date.now()));
+    // My spans (sdk-tracing.ts): loads @opentelemetry/api only when the process registered a tracer provider.
+    void loadOtel();
   }
 
   // ── Connection ───────────────────────────────────────────────────────────────────────────────────────
@@ -544,7 +553,7 @@ export class MEWParticipant {
     const { id, method, params } = envelope.payload;
     let answer: McpAnswer;
     try {
-      answer = await this.answerMcp(method, params, { from: envelope.from, envelope });
+      answer = await traceServe(envelope, this.traceScope, () => this.answerMcp(method, params, { from: envelope.from, envelope }));
     } catch (error) {
       // Handlers should not throw; if one did, it may have done its work: it is not run again either.
       this.answered.finish(envelope.id);
@@ -744,11 +753,27 @@ export class MEWParticipant {
     if (!direct && !(allowProposal && this.canSend('mcp/proposal', proposal))) {
       throw new CapabilityDeniedError(allowProposal ? 'mcp/request or mcp/proposal' : 'mcp/request');
     }
-    const { envelope, result } = direct
-      ? this.sendTracked('mcp/request', to, body, timeoutMs, undefined, options.signal)
-      : this.sendTracked('mcp/proposal', to, proposal, timeoutMs, undefined, options.signal);
+    const kind = direct ? 'mcp/request' : 'mcp/proposal';
+    // My calls are traced (discovery, the SDK's own listing in the background, is not); the span's traceparent rides
+    // in the call's params._meta, so the gateway's trace of it, and whoever serves it, continue mine.
+    if (allowProposal && otelPending()) await loadOtel();
+    const traced = allowProposal ? startMcpCall(kind, to, direct ? body : proposal, this.traceScope, options.traceContext) : undefined;
+    let sent: { envelope: SentEnvelope; result: Promise<unknown> };
+    try {
+      sent = this.sendTracked(kind, to, traced?.payload ?? (direct ? body : proposal), timeoutMs, undefined, options.signal);
+    } catch (error) {
+      if (traced) endMcpCall(traced.span, error);
+      throw error;
+    }
+    const { envelope, result } = sent;
+    if (traced) followMcpCall(traced.span, envelope.id, kind, result, () => this.spaceModel.proposal(envelope.id));
     options.onSent?.(envelope);
     return result;
+  }
+
+  /** Where my spans are (sdk-tracing.ts). */
+  protected get traceScope(): TraceScope {
+    return { space: this.options.space, participant: this.id };
   }
 
   /** Sends a request or proposal and follows it to its answer on its sent record (a gateway refusal fails it at once). */

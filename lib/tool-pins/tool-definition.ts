@@ -1,15 +1,9 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../gateway/audit/canonical-json';
+import type { PinnedToolDefinition } from '../protocol';
 
-/** What of a tool is pinned: everything that tells an agent or an approver what it does. */
-export interface ToolDefinition {
-  name: string;
-  description?: unknown;
-  inputSchema?: unknown;
-  annotations?: unknown;
-  /** MGP risk metadata, where a tool declares it. */
-  security?: unknown;
-}
+/** What of a tool is pinned: everything that tells an agent or an approver what it does (the API's wire type). */
+export type ToolDefinition = PinnedToolDefinition;
 
 /** A tool as a `tools/list` answer lists it, reduced to its definition, and its SHA-256 over canonical JSON. */
 export function toolDefinitionOf(tool: Record<string, unknown>): { definition: ToolDefinition; hash: string } | undefined {

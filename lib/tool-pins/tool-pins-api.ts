@@ -4,7 +4,7 @@ import type { Gateway } from '../gateway/gateway';
 import { GatewayError } from '../gateway/gateway-error';
 import { requireCaller, requireOperator } from '../gateway/http-caller';
 import { decodePathSegment, sendJson } from '../gateway/http-util';
-import type { ToolPinList } from '../protocol';
+import type { ToolDefinitions, ToolPinAccepted, ToolPinList } from '../protocol';
 import type { ToolPinRecords } from './tool-pin-records';
 
 const TOOLS_PATH = /^\/api\/spaces\/([^/]+)\/tools(?:\/([^/]+)\/([^/]+)\/(accept|definitions))?$/;
@@ -35,7 +35,7 @@ export function createToolPinsRoute(gateway: Gateway, records: ToolPinRecords, a
     const unknown = () => new GatewayError('unknown_tool', `no tool "${tool}" of "${participant}" seen in space "${space.id}"`);
     if (action === 'definitions') {
       requireCaller(gateway, space, req);
-      sendJson(res, 200, records.definitions(participant, tool) ?? throwing(unknown()));
+      sendJson(res, 200, (records.definitions(participant, tool) ?? throwing(unknown())) satisfies ToolDefinitions);
       return true;
     }
     const by = requireOperator(gateway, space, req, 'accepting a tool definition').id;
@@ -50,7 +50,7 @@ export function createToolPinsRoute(gateway: Gateway, records: ToolPinRecords, a
         details: { tool, previous_hash: before.pinned_hash, hash: before.hash },
       }),
     )!;
-    sendJson(res, 200, { tool: accepted });
+    sendJson(res, 200, { tool: accepted } satisfies ToolPinAccepted);
     return true;
   };
 }

@@ -14,6 +14,7 @@ import {
 } from './agent-options';
 import { CLASSIFY_PROMPT, DEFAULT_PROMPTS, renderPrompt, SUMMARY_PROMPT } from './agent-prompts';
 import { AgentRuntime } from './agent-runtime';
+import { endTurn, startTurn, traceModelCall, type ModelScope, type TurnTrace } from './agent-tracing';
 import { ChatModel, type Completion } from './chat-model';
 import { chatVerdict, classificationSaysRespond, ReplyRateLimiter, type ChatVerdict, type IncomingChat } from './chat-response-strategy';
 import { RejectionExplanations } from './rejection-explanations';
@@ -69,6 +70,8 @@ export class MEWAgent extends AgentRuntime<ChatMessageParam> {
   private busy = false;
   private wakeTimer?: ReturnType<typeof setTimeout>;
   private currentTurn?: AbortController;
+  /** The turn's span (agent-tracing.ts), which its model and tool calls start under. */
+  private turnTrace?: TurnTrace;
   /** Tokens every model call of this session consumed, as the API counted them: what a budget counts. */
   private totalTokens = 0;
 
@@ -86,7 +89,7 @@ export class MEWAgent extends AgentRuntime<ChatMessageParam> {
     self = this;
     this.settings = settings;
     this.chatModel = new ChatModel(settings);
-    this.spaceTools = new SpaceToolBridge(this, this.explanations);
+    this.spaceTools = new SpaceToolBridge(this, this.explanations, options.space);
     this.limiter = new ReplyRateLimiter(settings.maxRepliesPerMinute, REPLY_RATE_WINDOW_MS);
     this.client.on('message', (envelope) => this.intake(envelope));
     this.on('pause', (pause) => pause === undefined && this.pump());
@@ -177,11 +180,15 @@ export class MEWAgent extends AgentRuntime<ChatMessageParam> {
     const askers = [...new Set(chats.map((chat) => chat.from))];
     const abort = new AbortController();
     this.currentTurn = abort;
+    const traced = startTurn(this.modelScope);
+    this.turnTrace = traced;
     const input = chats.map((chat) => `${chat.from}: ${chat.text}`).join('\n');
     const turn: ChatMessageParam[] = [{ role: 'user', content: input }];
     let reasoning: ReasoningHandle | undefined;
     const finish = (outcome: AgentTurn['outcome'], answer: string, error?: Error) => {
       this.currentTurn = undefined;
+      this.turnTrace = undefined;
+      endTurn(traced, outcome, error);
       this.turnHub.emit('turn', { chats, outcome, answer, ...(reasoning && { reasoningId: reasoning.id }), ...(error && { error }) });
     };
     try {
@@ -196,7 +203,9 @@ export class MEWAgent extends AgentRuntime<ChatMessageParam> {
       finish('answered', answer);
     } catch (error) {
       const cancellation = reasoning?.cancellation;
-      const why = abort.signal.aborted
+      // Read before cancelling my own reasoning below, whose cancel listener aborts the turn too.
+      const aborted = abort.signal.aborted;
+      const why = aborted
         ? `stopped: ${cancellation ? `cancelled by ${cancellation.by}${cancellation.reason ? ` (${cancellation.reason})` : ''}` : 'disconnected'}`
         : `failed: ${(error as Error).message}`;
       // Paused or disconnected, these sends throw too; the turn event still tells the application.
@@ -204,7 +213,7 @@ export class MEWAgent extends AgentRuntime<ChatMessageParam> {
       quietly(() => this.chat.send(`I ${why}`, askers, { correlationId: ids }));
       // Only the question and the outcome stay: a half-done tool exchange would be an invalid request later.
       this.context.add(turn[0], { role: 'assistant', content: `(${why})` });
-      finish(abort.signal.aborted ? 'cancelled' : 'failed', `I ${why}`, error as Error);
+      finish(aborted ? 'cancelled' : 'failed', `I ${why}`, error as Error);
     }
   }
 
@@ -231,7 +240,7 @@ export class MEWAgent extends AgentRuntime<ChatMessageParam> {
       // One call at a time: each may wait for a human's approval, and later calls may depend on earlier results.
       for (const call of reply.toolCalls) {
         await this.untilActive(signal);
-        turn.push({ role: 'tool', tool_call_id: call.id, content: await abortable(this.spaceTools.call(call, signal), signal) });
+        turn.push({ role: 'tool', tool_call_id: call.id, content: await abortable(this.spaceTools.call(call, signal, this.turnTrace?.context), signal) });
       }
     }
     const respond = renderPrompt(this.settings.prompts.respond ?? DEFAULT_PROMPTS.respond, { me: this.id ?? '', input });
@@ -265,12 +274,17 @@ export class MEWAgent extends AgentRuntime<ChatMessageParam> {
 
   /** Every model call goes through here, so the session's spend counts them all (summaries and classifications too). */
   private async complete(...call: Parameters<ChatModel['complete']>): Promise<Completion> {
-    const reply = await this.chatModel.complete(...call);
+    const reply = await traceModelCall(this.modelScope, this.turnTrace?.context, () => this.chatModel.complete(...call));
     if (reply.usage) {
       this.totalTokens += reply.usage.promptTokens + reply.usage.completionTokens;
       this.telemetry.record({ totalTokens: this.totalTokens });
     }
     return reply;
+  }
+
+  /** What my spans say of me and my model (agent-tracing.ts). */
+  private get modelScope(): ModelScope {
+    return { ...this.traceScope, model: this.settings.model, ...(this.settings.baseUrl !== undefined && { baseUrl: this.settings.baseUrl }) };
   }
 
   /** Waits out a pause or shutdown (the gateway would refuse what I send meanwhile); throws once the turn ends first. */

@@ -4,7 +4,7 @@
  * The agent may call `read_*` tools directly but must propose anything else. Node-only (the gateway).
  */
 import { vi } from 'vitest';
-import { spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../../../gateway/testing';
+import { spaceConfig, startGatewayWith, tokenOf, type TestGateway } from '../../../gateway/testing';
 import type { Envelope } from '../../../protocol';
 import type { MEWParticipant } from '../../mew-participant';
 import type { SentEnvelope } from '../../mew-client';
@@ -47,8 +47,9 @@ export interface AgentFixture {
   close(): Promise<void>;
 }
 
-export async function startAgentFixture(): Promise<AgentFixture> {
-  const gw = await startTestGateway(config);
+/** `gateway`: more of the gateway's options (its telemetry, say). */
+export async function startAgentFixture(gateway: Omit<Parameters<typeof startGatewayWith>[0], 'configs'> = {}): Promise<AgentFixture> {
+  const gw = await startGatewayWith({ ...gateway, configs: [config] });
   const model = await ScriptedOpenAiServer.start();
   const participants = participantFactory(SPACE, () => gw.wsUrl(), tokenOf);
   const written = new Map<string, string>();
