@@ -93,5 +93,23 @@ export function useStickyScroll(scrollRef: RefObject<HTMLElement | null>, conten
   /** Stop following (before jumping to an older item, or opening one to read). */
   const release = useCallback(() => setStick(false), [setStick]);
 
+  // After each render while following, pin to the newest once in the next frame: rows a virtualiser measures taller
+  // than it estimated grow the scrollable height without resizing its sized inner box, which the observer above
+  // would not report. One scroll write a frame at most, and only while following.
+  const frame = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (!stickRef.current || frame.current !== undefined) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = undefined;
+      if (stickRef.current && !byReader()) toBottom();
+    });
+  });
+  useEffect(
+    () => () => {
+      if (frame.current !== undefined) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
+
   return { following, scrollProps, scrollToNewest, release };
 }
