@@ -5,8 +5,8 @@
  * latency percentiles, server CPU µs per delivery and peak RSS. gateway ÷ batched relay is what enforcement costs.
  * Then the MCP bridge's added latency per tools/call (scripts/bench-bridge.ts), and cluster mode on Redis with 1, 2
  * and 3 nodes (scripts/bench-cluster.ts). Numbers, not assertions: tests never time anything.
- * Options: MEW_LOAD (path to mew-load.mjs), BENCH_SCALE (message-count multiplier, default 1), BENCH_BRIDGE=off,
- * BENCH_CLUSTER=off.
+ * Then the space's MCP endpoint (scripts/bench-mcp.ts). Options: MEW_LOAD (path to mew-load.mjs), BENCH_SCALE
+ * (message-count multiplier, default 1), BENCH_BRIDGE=off, BENCH_MCP=off, BENCH_CLUSTER=off.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { benchBridge } from './bench-bridge';
 import { benchCluster } from './bench-cluster';
+import { benchMcp } from './bench-mcp';
 import { benchRules } from './bench-rules';
 import { benchSupervisor } from './bench-supervisor';
 import { buildServerIfStale, gatewayNodeFlags } from './build-server.mjs';
@@ -175,5 +176,6 @@ await main();
 if (process.env.BENCH_BRIDGE !== 'off') await benchBridge();
 benchRules();
 await benchSupervisor();
+if (process.env.BENCH_MCP !== 'off') await benchMcp();
 if (process.env.BENCH_CLUSTER !== 'off') await benchCluster();
 process.exit(0);
