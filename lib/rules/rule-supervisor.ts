@@ -41,6 +41,26 @@ export function timeoutSchedule(
   return { at, waitedSeconds: Math.round((at - proposal.at) / 100) / 10 };
 }
 
+/**
+ * What the rules decide about one proposal, as the supervisor acts on it (no network: the bench times it too): the
+ * engine's outcome at the proposal's risk, and the decision to send, if any. A rule's approval of a tool redefined
+ * since it was pinned (`toolChanged`, asked only then) is withheld (`redefined`): a human's call, whatever the rules say.
+ */
+export function ruleVerdict(
+  engine: RuleEngine,
+  proposal: Pick<Proposal, 'proposer' | 'target' | 'targets' | 'method' | 'toolName' | 'arguments'>,
+  risk: ToolSecurity | undefined,
+  toolChanged: ((participant: string, tool: string) => boolean) | undefined,
+  now = Date.now(),
+): { outcome: RuleOutcome; decision?: 'approve' | 'reject'; redefined: boolean } {
+  const outcome: RuleOutcome =
+    engine.size === 0 ? { decision: 'none', shadow: [] } : engine.decide(proposalFacts(proposal), now, riskForRules(proposal.toolName, risk));
+  const decision = outcome.decision === 'approve' || outcome.decision === 'reject' ? outcome.decision : undefined;
+  const { target, toolName } = proposal;
+  const redefined = decision === 'approve' && target !== undefined && toolName !== undefined && toolChanged?.(target, toolName) === true;
+  return { outcome, decision, redefined };
+}
+
 export interface RuleSupervisorOptions extends Omit<MEWParticipantOptions, 'autoDiscovery'> {
   /** The space's current rules (read again on `reload`). */
   rules(): ApprovalRule[];
@@ -136,16 +156,12 @@ export class RuleSupervisor {
   }
 
   private async decideOnce(proposal: Proposal): Promise<void> {
-    const facts = proposalFacts(proposal);
     // A tool call's risk decides whether an approve rule may act (and which timeout applies); other methods carry none.
     const risk = proposal.toolName === undefined ? undefined : await this.riskOf(proposal);
-    // The rules as they are now (a reload while the risk was read counts).
-    const engine = this.engine;
-    const outcome = engine.size === 0 ? { decision: 'none' as const, shadow: [] } : engine.decide(facts, Date.now(), riskForRules(proposal.toolName, risk));
+    // The rules as they are now (a reload while the risk was read counts); a tool redefined since it was trusted (a
+    // "rug pull") is a human's call, whatever the rules say.
+    const { outcome, decision, redefined } = ruleVerdict(this.engine, proposal, risk, this.options.toolChanged);
     const { rule } = outcome;
-    const decision = outcome.decision === 'approve' || outcome.decision === 'reject' ? outcome.decision : undefined;
-    // A tool redefined since it was trusted (a "rug pull") is a human's call, whatever the rules say.
-    const redefined = decision === 'approve' && this.redefined(proposal);
     if (redefined && rule)
       this.options.log?.(
         `${describeRule(rule)} would approve ${proposal.id}, but ${proposal.target}'s ${proposal.toolName} changed since it was pinned: left to a human`,
@@ -167,11 +183,6 @@ export class RuleSupervisor {
     } catch (error) {
       this.options.log?.(`${describeRule(rule)} could not ${decision} ${proposal.id}: ${error instanceof Error ? error.message : String(error)}`);
     }
-  }
-
-  private redefined(proposal: Proposal): boolean {
-    const { target, toolName } = proposal;
-    return target !== undefined && toolName !== undefined && this.options.toolChanged?.(target, toolName) === true;
   }
 
   /** Approves (fulfils) or rejects a proposal in a rule's name; resolves when the gateway took it (a fulfilment: its result). */

@@ -41,24 +41,37 @@ interface PinRow {
 /** What a definition seen changed: nothing, a first pin, or a change from the pin (with the hash it was pinned at). */
 export type PinObservation = { kind: 'same' } | { kind: 'pinned' } | { kind: 'changed'; pinnedHash: string } | { kind: 'restored' };
 
-/** A space's pinned tool definitions in the host's database; every row written is told to `replicate`. */
+/** A tool's hashes as its row holds them. */
+interface PinHashes {
+  current: string;
+  pinned: string;
+}
+
+/**
+ * A space's pinned tool definitions in the host's database; every row written is told to `replicate`. Each tool's
+ * hashes are also kept in memory, read from the database at start (after a cluster owner's takeover has loaded the
+ * rows) and kept in step with every row this writes (no one else writes them while it runs), so the rule
+ * supervisor's `changed` on every proposal, and a `tools/list` answered again unchanged, cost no query.
+ */
 export class ToolPinRecords {
-  /** `participant\ntool` → current hash, so a `tools/list` answered again unchanged costs no query. */
-  private readonly seen = new Map<string, string>();
+  /** participant → tool → the hashes of its row. */
+  private readonly hashes = new Map<string, Map<string, PinHashes>>();
 
   constructor(
     private readonly database: GatewayDatabase,
     private readonly space: string,
     private readonly replicate?: ChangeListener,
   ) {
-    for (const row of this.rows()) this.seen.set(`${row.participant}\n${row.tool}`, row.current_hash);
+    const rows = database.db.prepare('SELECT participant, tool, current_hash, pinned_hash FROM tool_pins WHERE space = ?').all(space) as Pick<
+      PinRow,
+      'participant' | 'tool' | 'current_hash' | 'pinned_hash'
+    >[];
+    for (const row of rows) this.remember(row);
   }
 
   /** Records a definition seen in a `tools/list` answer. */
   observe(participant: string, definition: ToolDefinition, hash: string, now = new Date()): PinObservation {
-    const key = `${participant}\n${definition.name}`;
-    if (this.seen.get(key) === hash) return { kind: 'same' };
-    this.seen.set(key, hash);
+    if (this.hashes.get(participant)?.get(definition.name)?.current === hash) return { kind: 'same' };
     const current = this.row(participant, definition.name);
     const at = now.toISOString();
     const text = JSON.stringify(definition);
@@ -97,17 +110,22 @@ export class ToolPinRecords {
       accepted_by: by,
       accepted_at: now.toISOString(),
     };
-    this.database.transaction(() => {
-      this.write(accepted);
-      alsoWrite?.();
-    });
+    try {
+      this.database.transaction(() => {
+        this.write(accepted);
+        alsoWrite?.();
+      });
+    } catch (error) {
+      this.remember(current); // rolled back
+      throw error;
+    }
     return listingOf(accepted);
   }
 
   /** Whether a tool's current definition differs from its pin (unknown tools are not changed: nothing was trusted). */
   changed(participant: string, tool: string): boolean {
-    const row = this.row(participant, tool);
-    return row !== undefined && row.current_hash !== row.pinned_hash;
+    const pin = this.hashes.get(participant)?.get(tool);
+    return pin !== undefined && pin.current !== pin.pinned;
   }
 
   /** Both definitions of a tool, for a diff. */
@@ -133,7 +151,14 @@ export class ToolPinRecords {
   private write(row: PinRow): void {
     const full: TableRow = { space: this.space, ...row };
     putRow(this.database.db, 'tool_pins', full);
+    this.remember(row);
     this.replicate?.({ table: 'tool_pins', key: JSON.stringify([row.participant, row.tool]), row: full });
+  }
+
+  private remember({ participant, tool, current_hash, pinned_hash }: Pick<PinRow, 'participant' | 'tool' | 'current_hash' | 'pinned_hash'>): void {
+    let tools = this.hashes.get(participant);
+    if (!tools) this.hashes.set(participant, (tools = new Map()));
+    tools.set(tool, { current: current_hash, pinned: pinned_hash });
   }
 }
 
