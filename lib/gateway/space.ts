@@ -443,7 +443,12 @@ export class Space {
 
   /** Resolves once everything this space (and its store) has recorded so far is durable: for answers that show it. */
   durable(): Promise<void> {
-    return new Promise((done) => this.services.history.whenDurable(done));
+    return new Promise((done) => this.whenDurable(done));
+  }
+
+  /** Calls `done` once everything this space has recorded so far is durable (at once when nothing waits to be written). */
+  whenDurable(done: () => void): void {
+    this.services.history.whenDurable(done);
   }
 
   private readonly tellObservers = (): void => {

@@ -5,6 +5,7 @@ import type { HttpRoute } from '../gateway/http-api';
 import type { GatewayDatabase } from '../gateway/persistence/gateway-database';
 import type { Space } from '../gateway/space';
 import type { SpaceConfig } from '../gateway/space-config';
+import type { TransportFactory } from '../sdk/transport';
 import type { FeatureTable } from './change-record';
 import type { HostStorage } from './host-storage';
 
@@ -22,8 +23,13 @@ export interface SpaceHostContext {
   /** Where the feature's audit records go (in the turn's write, like the gateway's own). */
   readonly audit: AuditSink;
   readonly storage: HostStorage;
-  /** The WebSocket URL the participants a host runs join through (this server's own). */
+  /** This server's own WebSocket URL (launched processes join through it). */
   readonly gatewayUrl: string;
+  /**
+   * How a participant the host runs in this process (the rule supervisor, an MCP session) joins the space: bound to
+   * the gateway as one of its connections, without a socket (`inProcessTransport`).
+   */
+  readonly join: TransportFactory;
   /** This server's own HTTP origin (links fall back to it when no public URL is set). */
   readonly httpUrl: string;
   /** One line for the server's console. */

@@ -2,6 +2,7 @@ import { GatewayError } from '../gateway/gateway-error';
 import type { HttpRoute } from '../gateway/http-api';
 import { decodePathSegment } from '../gateway/http-util';
 import { createTables } from './change-record';
+import { inProcessTransport } from './in-process-transport';
 import type { RunningFeature, SpaceFeature, SpaceHostContext } from './space-feature';
 
 /**
@@ -26,14 +27,18 @@ export class SpaceHost {
    * features in order. A feature that fails to start is logged and left out: the space is served all the same
    * (giving it up would only move the failure to the next owner).
    */
-  static async start(base: Omit<SpaceHostContext, 'feature'>, features: readonly SpaceFeature[]): Promise<SpaceHost> {
+  static async start(base: Omit<SpaceHostContext, 'feature' | 'join'>, features: readonly SpaceFeature[]): Promise<SpaceHost> {
     const names = new Set<string>();
     for (const { name } of features) {
       if (names.has(name)) throw new TypeError(`feature "${name}" is registered twice`);
       names.add(name);
     }
     const running = new Map<string, RunningFeature>();
-    const context: SpaceHostContext = { ...base, feature: <T extends RunningFeature>(name: string) => running.get(name) as T | undefined };
+    const context: SpaceHostContext = {
+      ...base,
+      join: inProcessTransport(base.gateway),
+      feature: <T extends RunningFeature>(name: string) => running.get(name) as T | undefined,
+    };
     const tables = features.flatMap((feature) => feature.tables ?? []);
     createTables(context.database.db, tables);
     await context.storage.load(tables);

@@ -14,7 +14,13 @@ export function mcpEndpointFeature(): SpaceFeature {
   return {
     name: 'mcp',
     start(context): RunningMcpEndpoint {
-      const endpoint = createMcpEndpoint({ gateway: context.gateway, space: context.space, gatewayUrl: context.gatewayUrl, log: context.log });
+      const endpoint = createMcpEndpoint({
+        gateway: context.gateway,
+        space: context.space,
+        gatewayUrl: context.gatewayUrl,
+        join: context.join,
+        log: context.log,
+      });
       return { endpoint, routes: [endpoint.route], stop: () => endpoint.close() };
     },
   };

@@ -4,6 +4,7 @@ import { GatewayError } from '../gateway/gateway-error';
 import type { HttpRoute } from '../gateway/http-api';
 import { bearer, decodePathSegment, readBody, sendJson } from '../gateway/http-util';
 import type { Space } from '../gateway/space';
+import type { TransportFactory } from '../sdk/transport';
 import type { McpSpaceSession } from './mcp-session';
 
 /** `/mcp/{space}`, and `/mcp?space=NAME` for clients that rewrite any path not ending in `/mcp`. */
@@ -22,8 +23,10 @@ const SESSION_NOT_FOUND = -32001;
 export interface McpEndpointOptions {
   gateway: Gateway;
   space: Space;
-  /** This server's own WebSocket URL, which each session's participant joins through. */
+  /** This server's own WebSocket URL, where each session's participant joins. */
   gatewayUrl: string;
+  /** How it joins: in this process, as one of the participant's connections (`SpaceHostContext.join`). */
+  join?: TransportFactory;
   log(line: string): void;
 }
 
@@ -69,8 +72,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       if (!session) return rpcError(res, 404, SESSION_NOT_FOUND, 'Session not found');
       if (session.participantId !== participant.id)
         throw new GatewayError('identity_mismatch', `this session belongs to another participant, not "${participant.id}"`);
-      session.lastUsed = Date.now();
-      await session.transport.handleRequest(req, res, body);
+      await session.handle(req, res, body);
       return true;
     }
     if (req.method !== 'POST' || !isInitialize(body))
@@ -81,6 +83,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const { McpSpaceSession } = await import('./mcp-session');
     const session = new McpSpaceSession({
       gatewayUrl: options.gatewayUrl,
+      transport: options.join,
       space: space.id,
       token: token!,
       log: (line) => options.log(`[${space.id}/mcp ${participant.id}] ${line}`),
@@ -101,7 +104,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     } finally {
       opening.delete(session);
     }
-    await session.transport.handleRequest(req, res, body);
+    await session.handle(req, res, body);
     return true;
   }
 

@@ -1,10 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, McpError as JsonRpcError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  isInitializeRequest,
+  ListToolsRequestSchema,
+  McpError as JsonRpcError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRisk } from '../protocol';
 import { MEWParticipant } from '../sdk/mew-participant';
-import { withQuery } from '../sdk/transport';
+import { type TransportFactory, withQuery } from '../sdk/transport';
 import { CapabilityDeniedError, GatewayRefusalError, McpError, ProposalRejectedError, RequestCancelledError, RequestTimeoutError } from '../sdk/sdk-errors';
 import type { DiscoveredTool } from '../sdk/tool-discovery';
 import { ASK_HUMAN_TOOL, askHuman, askHumanTool, mayAsk } from './ask-human-tool';
@@ -33,8 +42,10 @@ interface ListedSpaceTool {
 }
 
 export interface McpSessionOptions {
-  /** The gateway's WebSocket URL (this server's own): the session's participant joins through it. */
+  /** The gateway's WebSocket URL (this server's own), where the session's participant joins. */
   gatewayUrl: string;
+  /** How it joins: in this process, without a socket (`inProcessTransport`); a WebSocket when absent. */
+  transport?: TransportFactory;
   space: string;
   /** The participant token the MCP client presented: the session is that participant. */
   token: string;
@@ -53,9 +64,13 @@ export interface McpSessionOptions {
  * reporting progress meanwhile; cancelling the call or ending the session withdraws the proposal.
  */
 export class McpSpaceSession {
+  /** The session's own transport: `initialize`, the server's stream (GET), its end (DELETE), and calls that may wait. */
   readonly transport: StreamableHTTPServerTransport;
+  /** Answers as one JSON body what never waits for a person (no stream to set up: a direct call costs less). */
+  private readonly immediate: WebStandardStreamableHTTPServerTransport;
   readonly participant: MEWParticipant;
   private readonly server: Server;
+  private readonly immediateServer: Server;
   private readonly listing = new Map<string, ListedSpaceTool>();
   private listChanged?: ReturnType<typeof setTimeout>;
   private closed = false;
@@ -72,23 +87,13 @@ export class McpSpaceSession {
       space: options.space,
       token: options.token,
       autoDiscovery: true,
+      ...(options.transport && { transport: options.transport }),
     });
-    this.server = new Server(
-      { name: `mew-space-${options.space}`, version: '0.4.0' },
-      {
-        capabilities: { tools: { listChanged: true } },
-        instructions: `The tools of MEW space "${options.space}". A call marked mew/approval: proposal waits until a supervisor approves or rejects it.`,
-      },
-    );
-    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools() }));
-    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-      const call: CallContext = { signal: extra.signal, progressToken: request.params._meta?.progressToken, notify: extra.sendNotification };
-      const args = request.params.arguments ?? {};
-      return request.params.name === ASK_HUMAN_TOOL && mayAsk(this.participant)
-        ? askHuman(this.participant, args, call)
-        : this.callTool(request.params.name, args, call);
-    });
+    this.server = this.mcpServer();
+    this.immediateServer = this.mcpServer();
     this.transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: () => options.onInitialized(this) });
+    // Initialized after the session's own transport (see `handle`): the same session id.
+    this.immediate = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => this.transport.sessionId!, enableJsonResponse: true });
     this.transport.onclose = () => void this.close();
     for (const event of ['discovery', 'participant-join', 'participant-leave'] as const) this.participant.on(event, () => this.toolsMayHaveChanged());
     this.participant.client.on('status', (change) => {
@@ -97,10 +102,59 @@ export class McpSpaceSession {
     });
   }
 
+  /** The space's tools as an MCP server (one for each of the session's transports). */
+  private mcpServer(): Server {
+    const server = new Server(
+      { name: `mew-space-${this.options.space}`, version: '0.4.0' },
+      {
+        capabilities: { tools: { listChanged: true } },
+        instructions: `The tools of MEW space "${this.options.space}". A call marked mew/approval: proposal waits until a supervisor approves or rejects it.`,
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools() }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      const call: CallContext = { signal: extra.signal, progressToken: request.params._meta?.progressToken, notify: extra.sendNotification };
+      const args = request.params.arguments ?? {};
+      return request.params.name === ASK_HUMAN_TOOL && mayAsk(this.participant)
+        ? askHuman(this.participant, args, call)
+        : this.callTool(request.params.name, args, call);
+    });
+    return server;
+  }
+
   /** Joins the space as the participant, then serves MCP on the transport. */
   async open(): Promise<void> {
     await this.participant.connect();
-    await this.server.connect(this.transport);
+    await Promise.all([this.server.connect(this.transport), this.immediateServer.connect(this.immediate)]);
+  }
+
+  /**
+   * Serves one HTTP request of the session. A POST whose answer never waits for a person (listing, a call it may
+   * make directly) is answered as one JSON body; anything else goes to the session's streams, so a call waiting
+   * for approval can report progress (SSE). Both transports are the SDK's, with the same session id.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    this.lastUsed = Date.now();
+    if (req.method === 'POST' && this.answersAtOnce(body)) return this.answerAtOnce(req, res, body);
+    await this.transport.handleRequest(req, res, body);
+    // The JSON side learns the session as the client opened it (its capabilities and protocol version).
+    if (isInitializeRequest(body) && this.transport.sessionId)
+      await this.immediate.handleRequest(jsonPost(req, this.transport.sessionId), { parsedBody: body });
+  }
+
+  /** Whether every message of a POST is answered without waiting for anyone but the tool. */
+  private answersAtOnce(body: unknown): boolean {
+    const message = body as { method?: unknown; params?: { name?: unknown } } | null;
+    if (message?.method === 'tools/list') return true;
+    if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string') return false;
+    const target = this.listing.get(message.params.name);
+    return target !== undefined && this.approvalFor(target.tool) === 'direct';
+  }
+
+  private async answerAtOnce(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const response = await this.immediate.handleRequest(jsonPost(req), { parsedBody: body });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(await response.text());
   }
 
   get participantId(): string | undefined {
@@ -120,7 +174,7 @@ export class McpSpaceSession {
     for (const controller of this.calls.keys()) controller.abort(new Error('the MCP session ended'));
     await this.withdrawn(proposals);
     this.participant.disconnect();
-    await this.server.close().catch(() => undefined);
+    await Promise.all([this.server.close(), this.immediateServer.close()]).catch(() => undefined);
     this.options.onClosed(this);
   }
 
@@ -269,4 +323,12 @@ function annotationsOf(risk: ToolRisk): NonNullable<Tool['annotations']> {
     destructiveHint: risk.risk_level === 'dangerous',
     ...(risk.side_effects?.includes('network') && { openWorldHint: true }),
   };
+}
+
+/** The request as the SDK's web-standard transport reads it: its headers (the body is passed already parsed). */
+function jsonPost(req: IncomingMessage, sessionId?: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+  if (sessionId) headers.set('mcp-session-id', sessionId);
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/mcp'}`, { method: 'POST', headers });
 }

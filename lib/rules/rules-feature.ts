@@ -25,6 +25,7 @@ export function rulesFeature(): SpaceFeature {
       const records = new RuleRecords(context.database, config.id, context.storage.replicate);
       const supervision = superviseSpace({
         gatewayUrl: context.gatewayUrl,
+        transport: context.join,
         config,
         space,
         records,

@@ -4,11 +4,14 @@ import type { RuleRecords } from './rule-records';
 import { ruleAuditRecord } from './rules-api';
 import type { Space } from '../gateway/space';
 import type { SpaceConfig } from '../gateway/space-config';
+import type { TransportFactory } from '../sdk/transport';
 import { RuleSupervisor } from './rule-supervisor';
 
 export interface SpaceSupervisionOptions {
-  /** The WebSocket URL the supervisor joins through. */
+  /** The gateway's WebSocket URL, where the supervisor joins. */
   gatewayUrl: string;
+  /** How it joins: in the gateway's process, without a socket (`SpaceHostContext.join`); a WebSocket when absent. */
+  transport?: TransportFactory;
   config: SpaceConfig;
   /** The space as the gateway serves it: who its supervisor is, and the token it joins with. */
   space: Space;
@@ -76,6 +79,7 @@ export function superviseSpace(options: SpaceSupervisionOptions): SpaceSupervisi
     }
     const started = new RuleSupervisor({
       gateway: options.gatewayUrl,
+      ...(options.transport && { transport: options.transport }),
       space: config.id,
       token,
       catchUp,
