@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decryptPush, startReceiver, testSubscriber, type TestReceiver } from '../notify/testing';
 import { ApprovalRecorded } from '../sdk/mcp-request-tracker';
-import type { MEWParticipant } from '../sdk/mew-participant';
 import { participantFactory, rejectionOf } from '../sdk/testing';
 import { parseSpaceConfig } from './space-config';
 import { joinAs, spaceConfig, startGatewayWith, tokenOf, type Frame, type TestClient, type TestGateway } from './testing';

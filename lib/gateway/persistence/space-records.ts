@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { CapabilityError, normalizeCapability, type CapabilityPattern } from '../../capabilities';
-import { budgetLimitsSchema, formatIssues, type EnvelopeIssue } from '../../protocol';
+import { approvalEntrySchema, budgetLimitsSchema, formatIssues, type EnvelopeIssue } from '../../protocol';
 import type { GatewayDatabase } from './gateway-database';
 import { PersistenceError } from './persistence-error';
 
@@ -106,6 +106,29 @@ const budgetRecordSchema = z.object({
   alerts: z.object({ limits: budgetLimitsSchema, warned_at: timestamp.optional(), exceeded_at: timestamp.optional() }).optional(),
 });
 
+/**
+ * What the gateway knows of a proposal whose tool needs several approvals (space config `approvals`, see
+ * ApprovalQuorum): kept here so that neither a restart nor a cluster takeover forgets it, whatever the retained
+ * history still holds. Written only while such a policy is configured; bounded by the writer.
+ */
+const quorumRecordSchema = z.object({
+  /** The proposal as the gateway tracks it: known again after a restart though it is no longer in the history. */
+  proposal: z.object({
+    id: z.string().min(1),
+    proposer: participantId,
+    tool: z.string().optional(),
+    target: participantId.optional(),
+    /** Its `callHash`. */
+    call: z.string().optional(),
+  }),
+  /** The count fixed by the first approval (never lowered); absent while none came. */
+  required: z.number().int().min(2).optional(),
+  /** Distinct approvers by call hash, oldest first. */
+  calls: z.record(z.string(), z.array(approvalEntrySchema)).default({}),
+  /** The call that reached the quorum and ran: a later approval is refused. */
+  completed: z.string().optional(),
+});
+
 export const spaceStateSchema = z.object({
   version: z.literal(1),
   grants: z.array(grantRecordSchema),
@@ -117,6 +140,8 @@ export const spaceStateSchema = z.object({
   paused: z.record(participantId, pauseRecordSchema).default({}),
   budgets: z.record(participantId, budgetRecordSchema).default({}),
   issuedTokens: z.array(issuedTokenSchema).default([]),
+  /** Proposals needing several approvals, oldest first (absent from documents written before they were kept). */
+  quorums: z.array(quorumRecordSchema).default([]),
 });
 
 export type GrantRecord = z.infer<typeof grantRecordSchema>;
@@ -125,6 +150,7 @@ export type InvitedParticipant = z.infer<typeof invitedParticipantSchema>;
 export type PauseRecord = z.infer<typeof pauseRecordSchema>;
 export type BudgetRecord = z.infer<typeof budgetRecordSchema>;
 export type IssuedToken = z.infer<typeof issuedTokenSchema>;
+export type QuorumRecord = z.infer<typeof quorumRecordSchema>;
 export type SpaceStateData = z.infer<typeof spaceStateSchema>;
 
 /**
@@ -179,13 +205,24 @@ export interface TokenChanges {
   remove(participantId: string): void;
 }
 
-const emptyState = (): SpaceStateData => ({ version: 1, grants: [], revocations: [], invited: [], kicked: [], paused: {}, budgets: {}, issuedTokens: [] });
+const emptyState = (): SpaceStateData => ({
+  version: 1,
+  grants: [],
+  revocations: [],
+  invited: [],
+  kicked: [],
+  paused: {},
+  budgets: {},
+  issuedTokens: [],
+  quorums: [],
+});
 
 /**
- * What a space learns at run time — minted tokens, grants, revocations, invites, kicks, pauses, budgets — in the gateway's
- * database, so a restart changes nothing. Every change is one transaction (an invite's token and its record
- * together) written before the caller acknowledges it; the in-memory copy is replaced only once the write succeeded.
- * Loaded with validation: a row that does not validate stops the gateway instead of being replaced.
+ * What a space learns at run time — minted tokens, grants, revocations, invites, kicks, pauses, budgets, approvals
+ * counted — in the gateway's database, so a restart changes nothing. Every change is one transaction (an invite's
+ * token and its record together) written before the caller acknowledges it; the in-memory copy is replaced only once
+ * the write succeeded. Loaded with validation: a row that does not validate stops the gateway instead of being
+ * replaced.
  */
 export class SpaceRecords {
   private _data: SpaceStateData;
@@ -235,7 +272,9 @@ export class SpaceRecords {
    * `alsoWrite` runs inside that transaction (e.g. the change's audit record): if it throws, nothing is written.
    */
   update(change: (data: SpaceStateData, tokens: TokenChanges) => void, alsoWrite?: () => void): void {
-    const next = structuredClone(this._data);
+    // The kept quorums (up to a thousand) are not copied: only `setQuorums` changes them, by replacing the array.
+    const { quorums, ...rest } = this._data;
+    const next: SpaceStateData = { ...structuredClone(rest), quorums };
     const participants = { ...this.tokens.participants };
     change(next, {
       mint: (id) => (participants[id] = mintToken()),
@@ -252,6 +291,14 @@ export class SpaceRecords {
       },
     });
     this.write(next, { ...this.tokens, participants }, alsoWrite);
+  }
+
+  /**
+   * Replaces the kept quorums (ApprovalQuorum, on each change of what it counts), written like any update. The array
+   * is taken as it is, never copied: the caller builds a new one each time and does not change it afterwards.
+   */
+  setQuorums(quorums: QuorumRecord[]): void {
+    this.write({ ...this._data, quorums }, this.tokens);
   }
 
   private write(state: SpaceStateData, tokens: StoredTokens, alsoWrite?: () => void): void {
