@@ -19,6 +19,7 @@ import { ruleBlocker } from '@/components/rules/use-approve-for';
 import { NOT_NOW_MINUTES } from './use-snoozes';
 import { argumentsAtAGlance } from './proposal-content';
 import { ChangedToolWarning } from '@/components/tools/changed-tool-warning';
+import { SecretMask, useMaskedValue } from '@/components/watch/revealed-secrets';
 
 // Pending cards carry their risk on the left edge, so a dangerous one stands out while scanning the queue.
 const ACCENT: Record<string, string> = { safe: 'border-l-emerald-600', moderate: 'border-l-amber-500', dangerous: 'border-l-red-600' };
@@ -63,6 +64,8 @@ export const ProposalCard = memo(function ProposalCard({
   const tools = useSpace((s) => s.tools.version);
   // The envelope a proposal names as its context, in words when it is a reasoning step I saw (never a bare id).
   const contextMessage = useSpace((s) => (p.context === undefined ? undefined : s.reasoning.byId.get(p.context)?.message));
+  // Masked as the reasoning panel shows it (its reveal is the reasoning/start's).
+  const context = useMaskedValue(p.context ?? '', contextMessage);
   const titleId = useId();
   const argumentsId = useId();
   const [expanded, setExpanded] = useState(false);
@@ -78,7 +81,12 @@ export const ProposalCard = memo(function ProposalCard({
   const alwaysTitle = ruleWhy
     ? `Cannot approve by a rule: ${ruleWhy}`
     : `Approve, and let a rule approve ${p.proposer}’s later calls of this shape (you see what it covers first)`;
-  const glance = useMemo(() => (pending ? undefined : argumentsAtAGlance(p)), [pending, p]);
+  // Masked like the arguments themselves (ProposalArguments), revealed with them.
+  const { shown: shownArgs } = useMaskedValue(p.id, p.method === 'tools/call' ? p.arguments : p.params);
+  const glance = useMemo(
+    () => (pending ? undefined : argumentsAtAGlance({ method: p.method, arguments: shownArgs, params: shownArgs })),
+    [pending, p.method, shownArgs],
+  );
 
   return (
     <article
@@ -143,7 +151,13 @@ export const ProposalCard = memo(function ProposalCard({
         <p className="text-[11px] text-slate-500" title={`context ${p.context}`}>
           {contextMessage ? (
             <>
-              Part of {p.proposer}’s reasoning: “<span className="text-slate-300">{contextMessage}</span>”
+              Part of {p.proposer}’s reasoning: “<span className="text-slate-300">{context.shown}</span>”
+              {context.secret && (
+                <>
+                  {' '}
+                  <SecretMask envelopeId={p.context} what="reasoning" />
+                </>
+              )}
             </>
           ) : (
             `Part of an earlier step of ${p.proposer}’s`

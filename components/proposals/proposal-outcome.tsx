@@ -2,6 +2,7 @@
 
 import { memo, type ReactNode } from 'react';
 import { useRules } from '@/components/rules/rules-context';
+import { SecretMask, useMaskedValue } from '@/components/watch/revealed-secrets';
 import type { RuleRef } from '@/lib/protocol';
 import type { Proposal } from '@/lib/store';
 import { JsonBlock } from './json-block';
@@ -37,10 +38,33 @@ function ByRule({ rule }: { rule: RuleRef }) {
   );
 }
 
-/** What became of a proposal: who approved or rejected it and why, the result or error, withdrawal, expiry. */
+/** A reject's explanation (a chat), quoted, masked as the chat shows it. */
+function Explanation({ id, text }: { id: string; text: string }) {
+  const { shown, secret } = useMaskedValue(id, text);
+  return (
+    <p className="mt-0.5 whitespace-pre-wrap text-slate-300">
+      “{shown}”
+      {secret && (
+        <>
+          {' '}
+          <SecretMask envelopeId={id} what="message" />
+        </>
+      )}
+    </p>
+  );
+}
+
+/**
+ * What became of a proposal: who approved or rejected it and why, the result or error, withdrawal, expiry. Free text
+ * (an explanation, edited params, the result) shows with its secrets masked, each revealed by its own envelope.
+ */
 export const ProposalOutcome = memo(function ProposalOutcome({ proposal: p, me }: { proposal: Proposal; me?: string }) {
   const f = p.fulfilment;
+  const o = p.outcome;
   const lines: ReactNode[] = [];
+  const sent = useMaskedValue(f?.id ?? '', f?.edited ? f.params : undefined);
+  const outcomeText = o ? (o.error ? `${o.error.message ?? 'error'}${o.error.code !== undefined ? ` (code ${o.error.code})` : ''}` : resultText(o.result)) : '';
+  const result = useMaskedValue(o?.responseId ?? '', outcomeText);
 
   // A proposer that withdraws at its own timeout is the same event as its deadline passing: one line says both.
   const timedOut = p.withdrawal?.reason === 'timeout';
@@ -68,7 +92,7 @@ export const ProposalOutcome = memo(function ProposalOutcome({ proposal: p, me }
         <p>
           Rejected by {r.rule ? <ByRule rule={r.rule} /> : who(r.by, me)}: <span title={r.reason && `reason code ${r.reason}`}>{reasonLabel(r.reason)}</span>
         </p>
-        {r.explanation && <p className="mt-0.5 whitespace-pre-wrap text-slate-300">“{r.explanation.text}”</p>}
+        {r.explanation && <Explanation id={r.explanation.id} text={r.explanation.text} />}
       </div>,
     );
   }
@@ -91,20 +115,21 @@ export const ProposalOutcome = memo(function ProposalOutcome({ proposal: p, me }
             <summary className="cursor-pointer text-slate-400 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500">
               What was sent instead
             </summary>
-            <JsonBlock value={f.params} label="Params sent" />
+            {sent.secret && <SecretMask envelopeId={f.id} what="approval" />}
+            <JsonBlock value={sent.shown} label={sent.secret && !sent.revealed ? 'Params sent, secret masked' : 'Params sent'} />
           </details>
         )}
       </div>,
     );
   }
-  if (p.outcome) {
-    const o = p.outcome;
-    const text = o.error ? `${o.error.message ?? 'error'}${o.error.code !== undefined ? ` (code ${o.error.code})` : ''}` : resultText(o.result);
+  if (o) {
+    const text = result.shown;
     lines.push(
       <div key="outcome" className="flex flex-col gap-1">
         <p className={o.isError ? 'text-red-300' : 'text-emerald-300'}>
           {o.isError ? 'Failed' : 'Completed'} — result from {o.from}:
         </p>
+        {result.secret && <SecretMask envelopeId={o.responseId} what="result" />}
         <pre
           aria-label={o.isError ? 'Error' : 'Result'}
           className={`max-h-48 overflow-auto rounded border p-2 font-mono text-xs whitespace-pre-wrap break-all ${

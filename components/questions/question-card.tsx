@@ -4,6 +4,7 @@ import { memo, useId, useState, type FormEvent, type KeyboardEvent } from 'react
 import { Age } from '@/components/proposals/proposal-clock';
 import { useSpaceSession } from '@/components/session/space-session';
 import { buttonClass, fieldClass } from '@/components/watch/panel-frame';
+import { SecretMask, useMaskedValue } from '@/components/watch/revealed-secrets';
 import { useCanSend } from '@/components/watch/use-can-send';
 import { answerRecipients, type ChatQuestion } from '@/lib/store';
 
@@ -28,6 +29,8 @@ export function questionAnchor(questionId: string): string {
 export const QuestionCard = memo(function QuestionCard({ question }: { question: ChatQuestion }) {
   const { participant } = useSpaceSession();
   const { message } = question;
+  // Secrets show masked (`ghp_…abcd`) unless an operator revealed this question, as in the chat.
+  const shown = useMaskedValue(message.id, message.text);
   const mayChat = useCanSend('chat', { text: 'x' });
   const mayDismiss = useCanSend('chat/cancel', {});
   const [text, setText] = useState('');
@@ -81,8 +84,9 @@ export const QuestionCard = memo(function QuestionCard({ question }: { question:
       </div>
       {/* Rendered as text, never as HTML. */}
       <p id={textId} className="whitespace-pre-wrap break-words text-sm text-slate-100">
-        {message.text}
+        {shown.shown}
       </p>
+      {shown.secret && <SecretMask envelopeId={message.id} what="question" />}
       <form onSubmit={send} className="flex items-end gap-2">
         <label htmlFor={inputId} className="sr-only">
           Answer to {message.from}

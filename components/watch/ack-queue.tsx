@@ -6,6 +6,7 @@ import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { awaitingMyAck, type ChatMessage } from '@/lib/store';
 import { clockTime } from './format-time';
 import { buttonClass } from './panel-frame';
+import { SecretMask, useMaskedValue } from './revealed-secrets';
 
 /** Why the human's cancels say a chat no longer needs attention (spec §3.4.2). */
 const CANCEL_REASON = 'cancelled by human';
@@ -29,6 +30,7 @@ const QueueItem = memo(function QueueItem({
   onCancel: (m: ChatMessage) => void;
 }) {
   const textId = useId();
+  const text = useMaskedValue(message.id, message.text);
   return (
     <li className="flex flex-col gap-1.5 rounded-md border border-amber-900/60 bg-amber-950/20 p-2 sm:flex-row sm:items-start">
       <div className="min-w-0 flex-1">
@@ -36,8 +38,9 @@ const QueueItem = memo(function QueueItem({
           <span className="font-mono font-medium text-slate-200">{message.from}</span> · {clockTime(message.at)}
         </p>
         <p id={textId} className="line-clamp-3 whitespace-pre-wrap break-words text-sm text-slate-100">
-          {message.text}
+          {text.shown}
         </p>
+        {text.secret && <SecretMask envelopeId={message.id} what="message" />}
       </div>
       <div className="flex shrink-0 gap-1.5">
         <button type="button" className={buttonClass.primary} disabled={busy} onClick={() => onAck(message)} aria-describedby={textId}>

@@ -3,11 +3,10 @@
 import { memo, useMemo } from 'react';
 import { useSpace } from '@/components/session/space-session';
 import { chatMessages, type ChatMessage, type ChatQuestion, type ChatReceipt } from '@/lib/store';
-import { maskText } from '@/lib/secrets/secret-masking';
 import { clockTime } from './format-time';
 import { inTimeOrder } from './in-time-order';
 import { buttonClass } from './panel-frame';
-import { SecretMask, useRevealed } from './revealed-secrets';
+import { SecretMask, useMaskedValue } from './revealed-secrets';
 import { useFollowingList } from './use-following-list';
 import { useThrottledSpace } from './use-throttled-space';
 
@@ -32,10 +31,10 @@ function receiptText(receipt: ChatReceipt | undefined): { text: string; tone: st
 }
 
 /** What became of a question, under it: open (its reply box is above, in the questions for me), answered, withdrawn. */
-function questionStatus(question: ChatQuestion | undefined, me: string | undefined): { text: string; tone: string } {
+function questionStatus(question: ChatQuestion | undefined, me: string | undefined, answerText: string): { text: string; tone: string } {
   if (question?.state === 'answered' && question.answer) {
     const by = question.answer.by === me ? 'you' : question.answer.by;
-    return { text: `answered by ${by}: ${maskText(question.answer.text)}`, tone: 'text-emerald-400' };
+    return { text: `answered by ${by}: ${answerText}`, tone: 'text-emerald-400' };
   }
   if (question?.state === 'withdrawn') {
     return { text: `withdrawn by its asker${question.withdrawn?.reason ? ` (${question.withdrawn.reason})` : ''}`, tone: 'text-slate-400' };
@@ -60,10 +59,12 @@ const MessageRow = memo(function MessageRow({
 }) {
   const toMe = me !== undefined && message.to?.includes(me);
   const status = message.to && message.to.length > 0 ? receiptText(receipt) : undefined;
-  const asked = message.question ? questionStatus(question, me) : undefined;
-  // Secrets show masked (`ghp_…abcd`) unless an operator revealed this message, which the audit log records.
-  const masked = useMemo(() => maskText(message.text), [message.text]);
-  const revealed = useRevealed(message.id);
+  // Secrets show masked (`ghp_…abcd`) unless an operator revealed this message, which the audit log records; the
+  // answer and the question quoted here show as their own messages do.
+  const text = useMaskedValue(message.id, message.text);
+  const answer = useMaskedValue(question?.answer?.id ?? '', question?.answer?.text ?? '');
+  const quoted = useMaskedValue(answers?.message.id ?? '', answers?.message.text ?? '');
+  const asked = message.question ? questionStatus(question, me, answer.shown) : undefined;
   return (
     <div className={`border-l-2 px-2 py-1.5 ${toMe ? 'border-amber-500/70 bg-amber-950/10' : 'border-transparent'}`}>
       <div className="flex flex-wrap items-baseline gap-x-2 text-xs">
@@ -76,12 +77,12 @@ const MessageRow = memo(function MessageRow({
       </div>
       {answers && (
         <p className="truncate text-[11px] text-slate-400">
-          answering {answers.message.from}: {maskText(answers.message.text)}
+          answering {answers.message.from}: {quoted.shown}
         </p>
       )}
       {/* Rendered as text, never as HTML, whatever `format` says. */}
-      <p className="whitespace-pre-wrap break-words text-sm text-slate-100">{revealed ? message.text : masked}</p>
-      {masked !== message.text && <SecretMask envelopeId={message.id} what="message" />}
+      <p className="whitespace-pre-wrap break-words text-sm text-slate-100">{text.shown}</p>
+      {text.secret && <SecretMask envelopeId={message.id} what="message" />}
       {status && <p className={`text-[11px] ${status.tone}`}>{status.text}</p>}
       {asked && <p className={`text-[11px] ${asked.tone}`}>{asked.text}</p>}
     </div>

@@ -1,12 +1,11 @@
 'use client';
 
-import { memo, useMemo } from 'react';
+import { memo } from 'react';
 import type { LogEntry } from '@/lib/store';
 import { correlationIds } from '@/lib/sdk/model/store-envelope';
 import { preciseTime } from './format-time';
 import { envelopeSummary, kindTone, shortId } from './envelope-summary';
-import { maskValue } from '@/lib/secrets/secret-masking';
-import { SecretMask, useRevealed } from './revealed-secrets';
+import { SecretMask, useMaskedValue } from './revealed-secrets';
 
 const LINK =
   'rounded border border-slate-700 bg-slate-900 px-1.5 py-0.5 font-mono text-[11px] text-sky-300 hover:bg-slate-800 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-400';
@@ -32,11 +31,8 @@ export const LogRow = memo(function LogRow({
   onJump: (id: string) => void;
 }) {
   const e = entry.envelope;
-  // Secrets show masked (`sk-…abcd`) unless an operator revealed this envelope, which the audit log records;
-  // `masked` is the envelope itself when it holds none.
-  const masked = useMemo(() => maskValue(e), [e]);
-  const revealed = useRevealed(e.id);
-  const shown = revealed ? e : masked;
+  // Secrets show masked (`sk-…abcd`) unless an operator revealed this envelope, which the audit log records.
+  const { shown, secret } = useMaskedValue(e.id, e);
   const parents = correlationIds(e);
   return (
     <div
@@ -62,7 +58,7 @@ export const LogRow = memo(function LogRow({
         </span>
         <span className="min-w-0 basis-full truncate pl-4 text-slate-400 sm:flex-1 sm:basis-0 sm:pl-0">{envelopeSummary(shown)}</span>
       </button>
-      {masked !== e && (
+      {secret && (
         <div className="mt-0.5 pl-4">
           <SecretMask envelopeId={e.id} what="envelope" />
         </div>

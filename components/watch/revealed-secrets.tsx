@@ -1,11 +1,12 @@
 'use client';
 
-import { useCallback, useState, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { toast } from 'sonner';
 import { spaceApi } from '@/components/session/space-api';
 import { useSpaceSession } from '@/components/session/space-session';
 import { useIsOperator } from '@/components/session/use-is-operator';
 import type { SecretRevealRecorded, SecretRevealRequest } from '@/lib/protocol';
+import { maskValue } from '@/lib/secrets/secret-masking';
 import type { SpaceStore } from '@/lib/store';
 
 /**
@@ -51,6 +52,47 @@ export function useRevealed(envelopeId: string): boolean {
   const revealed = useRevealedEnvelopes();
   const isRevealed = useCallback(() => revealed.has(envelopeId), [revealed, envelopeId]);
   return useSyncExternalStore(revealed.subscribe, isRevealed, () => false);
+}
+
+/** A value as this tab shows it (see `useMaskedValue`). */
+export interface Masked<T> {
+  /** What to render: masked, or whole once revealed. */
+  shown: T;
+  /** It holds a secret (masked or revealed): put a `SecretMask` beside it. */
+  secret: boolean;
+  revealed: boolean;
+}
+
+/**
+ * Text or a JSON value of envelope `envelopeId` as every view of the control room shows it: its secrets masked
+ * (lib/secrets `maskValue`: `ghp_…abcd`, secret-named fields) until an operator reveals that envelope in this tab,
+ * then whole, in every view at once. Masked once per value.
+ */
+export function useMaskedValue<T>(envelopeId: string, value: T): Masked<T> {
+  const masked = useMemo(() => maskValue(value), [value]);
+  const revealed = useRevealed(envelopeId);
+  const secret = masked !== value;
+  return { shown: secret && revealed ? value : masked, secret, revealed: secret && revealed };
+}
+
+/**
+ * Free text of an envelope (a thought, a question, a result) as the control room shows it: masked, followed, when it
+ * held a secret, by "secret masked" and the operator's audited Reveal (`SecretMask`). Render it inside the text's
+ * own element.
+ */
+export function MaskedText({ envelopeId, text, what }: { envelopeId: string; text: string; what: string }) {
+  const { shown, secret } = useMaskedValue(envelopeId, text);
+  return (
+    <>
+      {shown}
+      {secret && (
+        <>
+          {' '}
+          <SecretMask envelopeId={envelopeId} what={what} />
+        </>
+      )}
+    </>
+  );
 }
 
 const CONTROL =

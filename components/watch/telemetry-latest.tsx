@@ -1,7 +1,8 @@
 'use client';
 
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { ContextGauge } from '@/components/participants/context-gauge';
+import { maskValue } from '@/lib/secrets/secret-masking';
 import type { ParticipantTelemetry } from '@/lib/store';
 import { clockTime } from './format-time';
 import { ReportAge } from './report-age';
@@ -18,7 +19,9 @@ function rank([key, value]: [string, unknown]): number {
 /** The latest status as text: the context gauge, then every field of the payload (tokens against the maximum). */
 export const TelemetryLatest = memo(function TelemetryLatest({ telemetry }: { telemetry: ParticipantTelemetry }) {
   const { latest, gauge, stale } = telemetry;
-  const entries = Object.entries(latest.payload)
+  // A status's text fields are shown masked, like the envelope log (a field named like a secret, a token in text).
+  const payload = useMemo(() => maskValue(latest.payload), [latest.payload]);
+  const entries = Object.entries(payload)
     .filter(([key, value]) => (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') && !(gauge && key === 'max_tokens'))
     .sort((a, b) => rank(a) - rank(b));
   return (

@@ -48,6 +48,26 @@ export function maskText(text: string): string {
 }
 
 /**
+ * What `maskText` replaces in `text`, in the order it replaces it: each recognised secret (as it stood when masked)
+ * and the masked form shown in its place. For putting back what an edit of masked text left masked (unmask-edited.ts).
+ */
+export function maskedSecretsIn(text: string): { secret: string; masked: string }[] {
+  const found: { secret: string; masked: string }[] = [];
+  let masked = text;
+  for (const { pattern, prefix, tail } of SECRET_SHAPES) {
+    pattern.lastIndex = 0;
+    if (!pattern.test(masked)) continue;
+    pattern.lastIndex = 0;
+    masked = masked.replace(pattern, (match) => {
+      const form = maskSecret(match, prefix(match), tail);
+      found.push({ secret: match, masked: form });
+      return form;
+    });
+  }
+  return found;
+}
+
+/**
  * A JSON value with secrets masked: recognised secrets in every string, and the whole string value of every field
  * named like a secret. Returns the value itself when nothing was masked.
  */

@@ -1,0 +1,157 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { MEWParticipant } from '../lib/sdk/mew-participant';
+import { connectParticipant, signInUrl } from './fixtures/space';
+
+// Secrets are never shown whole in the control room: a GitHub token in a proposal's arguments, a reasoning thought, a
+// chat and a question shows masked (`ghp_…abcd`, saying "secret masked") in every view, the envelope log's search
+// cannot find it by its hidden characters, and an approver still approves (or edits) the real call.
+
+const participants: MEWParticipant[] = [];
+/** Run before disconnecting: nothing of this journey stays open for the next (a question, a pending proposal). */
+const cleanups: (() => void)[] = [];
+test.afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) {
+    try {
+      cleanup();
+    } catch {
+      // already answered, decided or gone
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const participant of participants.splice(0)) participant.disconnect();
+});
+
+/** Neither the page's text nor its markup (attributes, titles) holds `secret`. */
+async function expectNowhere(page: Page, secret: string) {
+  await expect(page.getByText(secret)).toHaveCount(0);
+  expect(await page.locator('body').textContent()).not.toContain(secret);
+  expect(await page.content()).not.toContain(secret);
+}
+
+test('a token in a proposal, a thought, a chat and a question shows masked everywhere, and the log search cannot find it', async ({ page }) => {
+  const u = Date.now().toString(36);
+  const token = `ghp_${'K7m2'.repeat(9).slice(0, 36 - u.length)}${u}`;
+  expect(token).toMatch(/^ghp_[A-Za-z0-9]{36}$/);
+  const masked = `ghp_…${token.slice(-4)}`;
+  const middle = token.slice(12, 24);
+  const tool = `deploy_${u}`;
+
+  const tools = await connectParticipant('tools', { autoDiscovery: false });
+  participants.push(tools);
+  const received: Record<string, unknown>[] = [];
+  tools.tools.register({
+    name: tool,
+    security: { risk_level: 'moderate' },
+    execute: (args) => {
+      received.push(args);
+      return `deployed ${String(args.repo)} with ${String(args.token)}`;
+    },
+  });
+  const agent = await connectParticipant('agent', { autoDiscovery: false });
+  participants.push(agent);
+
+  await page.goto(signInUrl());
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
+
+  // A reasoning thought, a proposal (the token as a field and inside text), a chat and a question, each with the token.
+  const reasoning = agent.reasoning.start({ message: `Planning the deploy of ${u}` });
+  reasoning.thought(`I will push with ${token} for ${u}`);
+  const call = agent.mcpRequest(
+    'tools',
+    { method: 'tools/call', params: { name: tool, arguments: { repo: `acme/${u}`, token, note: `push with ${token}` } } },
+    60_000,
+    { onSent: (sent) => cleanups.push(() => agent.withdraw(sent.id)) },
+  );
+  void call.catch(() => undefined); // awaited below; a failure before then must not go unhandled at disconnect
+  agent.chat.send(`the token for ${u} is ${token}`);
+  const asked = agent.send({ kind: 'chat', to: ['human'], payload: { text: `may I use ${token} for ${u}?`, question: true } });
+  cleanups.push(() => agent.chat.cancel(asked.id, 'no_longer_needed'));
+
+  // The proposal card: masked where the arguments are, saying so, with the operator's Reveal.
+  const card = page.getByRole('region', { name: 'Proposals' }).getByRole('article', { name: tool });
+  await expect(card).toContainText(`acme/${u}`);
+  await expect(card).toContainText(masked);
+  await expect(card.getByText('secret masked', { exact: true })).toBeVisible();
+  // A secret-named field masks whole but its last four characters; a recognised format keeps its prefix.
+  const args = card.getByLabel(/^Arguments, secret masked$/);
+  await expect(args).toContainText(`"token": "…${token.slice(-4)}"`);
+  await expect(args).toContainText(`"note": "push with ${masked}"`);
+  await expect(card.getByRole('button', { name: 'Reveal the secret in this proposal (audited)' })).toBeVisible();
+
+  // The thought, once its thread is open.
+  const reasoningPanel = page.getByRole('region', { name: 'Reasoning' });
+  const toggle = reasoningPanel.getByRole('button', { name: new RegExp(`Planning the deploy of ${u}`) });
+  await toggle.click();
+  const thought = reasoningPanel
+    .getByRole('list', { name: 'Thoughts' })
+    .getByRole('listitem')
+    .filter({ hasText: `for ${u}` });
+  await expect(thought).toContainText(`I will push with ${masked} for ${u}`);
+  await expect(thought.getByText('secret masked', { exact: true })).toBeVisible();
+
+  // The chat, and the question in its card.
+  const message = page
+    .getByRole('list', { name: 'Messages' })
+    .getByRole('listitem')
+    .filter({ hasText: `the token for ${u}` });
+  await expect(message).toContainText(`the token for ${u} is ${masked}`);
+  const question = page.getByRole('article').filter({ hasText: `may I use ${masked} for ${u}?` });
+  await expect(question.getByText('secret masked', { exact: true })).toBeVisible();
+
+  await expectNowhere(page, token);
+
+  // The log's search finds the rows by what they show, never by the token's hidden characters.
+  const log = page.getByRole('region', { name: 'Envelope log' });
+  const search = log.getByRole('searchbox', { name: 'Search' });
+  const rows = log.getByRole('list', { name: 'Envelopes' }).getByRole('listitem');
+  await search.fill(u);
+  await expect(rows.filter({ hasText: `the token for ${u}` })).toHaveCount(1);
+  await search.fill(middle);
+  await expect(log.getByText('No envelope matches these filters.')).toBeVisible();
+  await expect(rows).toHaveCount(0);
+  await search.fill(`${u} ${token.slice(4, 16)}`);
+  await expect(log.getByText('No envelope matches these filters.')).toBeVisible();
+  await search.fill(masked);
+  // The proposal, the thought, the chat and the question (and the start's row does not hold it).
+  await expect(rows.filter({ hasText: tool })).toHaveCount(1);
+  await expect(rows.filter({ hasText: `the token for ${u}` })).toHaveCount(1);
+  await expect(rows.filter({ hasText: `I will push with ${masked}` })).toHaveCount(1);
+  await rows
+    .filter({ hasText: `the token for ${u}` })
+    .getByRole('button', { name: new RegExp(`the token for ${u}`) })
+    .click();
+  await expect(rows.filter({ hasText: `the token for ${u}` }).locator('pre')).toContainText(masked);
+  await expectNowhere(page, token);
+
+  // Edit then approve: the dialog shows the token masked; left as it is, the tool receives the real one.
+  await card.getByRole('button', { name: /Edit then approve/ }).click();
+  const dialog = page.getByRole('dialog', { name: `Edit then approve: ${tool}` });
+  const field = dialog.getByRole('textbox', { name: 'Arguments (JSON)' });
+  await expect(field).toHaveValue(new RegExp(`"note": "push with ${masked}"`));
+  await expect(dialog.getByText(/^Secret masked: a masked value/)).toBeVisible();
+  await expectNowhere(page, token);
+  const edited = (await field.inputValue()).replace(`acme/${u}`, `acme/${u}-edited`);
+  await field.fill(edited);
+  await expect(dialog.getByRole('figure')).toContainText(`acme/${u}-edited`);
+  await dialog.getByRole('button', { name: 'Approve with edits' }).click();
+  expect(await call).toMatchObject({ content: [{ text: `deployed acme/${u}-edited with ${token}` }] });
+  expect(received).toEqual([{ repo: `acme/${u}-edited`, token, note: `push with ${token}` }]);
+
+  // The result echoes the token: masked too.
+  await expect(card).toContainText(`deployed acme/${u}-edited with ${masked}`);
+  await expectNowhere(page, token);
+
+  // The history's search, like the log's, finds the card by what it shows only.
+  const history = page.getByRole('searchbox', { name: 'Search proposal history' });
+  await history.fill(`${u} ${middle}`);
+  await expect(card).toHaveCount(0);
+  await history.fill(`${u} ${masked}`);
+  await expect(card).toBeVisible();
+  await history.fill('');
+
+  // An operator's reveal of the thought (audited) shows it whole there, and nowhere else.
+  await thought.getByRole('button', { name: 'Reveal the secret in this thought (audited)' }).click();
+  await expect(thought).toContainText(`I will push with ${token} for ${u}`);
+  await expect(message).not.toContainText(token);
+  await expect(card).not.toContainText(token);
+});
