@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect, test, type CDPSession, type JSHandle, type Locator, type Page } from '@playwright/test';
 import { MEWParticipant } from '../lib/sdk/mew-participant';
+import { type OwnServer, startOwnServer } from './fixtures/own-server';
 
 // Issue #17's scale of the screen: 100 participants in the rail with live gauges, 1 000 pending proposals in the
 // queue, 10 000 envelopes in the log, each list scrolled through with the mouse wheel while the page records long
@@ -52,18 +49,8 @@ interface Report extends Measured {
   scroll: string;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
-
-async function startServer(): Promise<{ port: number; server: ChildProcess; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'mew-screen-scale-'));
+/** The scale space on a server of its own. */
+function startServer(): Promise<OwnServer> {
   const participants: Record<string, unknown> = {
     human: { tokens: [token('human')], capabilities: [{ kind: '*' }] },
     tools: { tokens: [token('tools')], capabilities: [{ kind: ['mcp/response', 'participant/status'] }], routing: 'directed' },
@@ -72,32 +59,7 @@ async function startServer(): Promise<{ port: number; server: ChildProcess; dir:
   for (const a of AGENTS) {
     participants[a] = { tokens: [token(a)], capabilities: [{ kind: ['mcp/proposal', 'chat', 'participant/status'] }], routing: 'directed' };
   }
-  const config = { space: { id: SPACE }, participants, limits: { rate_per_second: 10_000, rate_burst: 10_000 } };
-  writeFileSync(join(dir, 'space.json'), JSON.stringify(config));
-  const port = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MEW_SPACE_CONFIG: join(dir, 'space.json'),
-      MEW_DATA_DIR: dir,
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-  });
-  await expect
-    .poll(
-      () =>
-        fetch(`http://127.0.0.1:${port}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      { timeout: 60_000 },
-    )
-    .toBe(true);
-  return { port, server, dir };
+  return startOwnServer('screen-scale', { space: { id: SPACE }, participants, limits: { rate_per_second: 10_000, rate_burst: 10_000 } });
 }
 
 async function connect(port: number, id: string): Promise<MEWParticipant> {
@@ -221,17 +183,12 @@ function printReports(reports: Report[]): string {
   return lines.join('\n');
 }
 
-let server: { port: number; server: ChildProcess; dir: string } | undefined;
+let server: OwnServer | undefined;
 const connected: MEWParticipant[] = [];
 
 test.afterAll(async () => {
   for (const p of connected) p.disconnect();
-  if (server) {
-    const exited = new Promise((resolve) => server!.server.once('exit', resolve));
-    server.server.kill('SIGTERM');
-    await exited;
-    rmSync(server.dir, { recursive: true, force: true });
-  }
+  await server?.stop();
 });
 
 test('100 participants with live gauges, 1 000 pending proposals and 10 000 envelopes: each list scrolls to its end', async ({ page }, testInfo) => {

@@ -13,14 +13,12 @@
  * Chromium trace (open it in DevTools' Performance panel) and print where the long tasks' time went (script,
  * style, layout, paint, GC).
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { chromium, type CDPSession } from '@playwright/test';
 import { SourceMapConsumer } from 'source-map-js';
+import { CHROMIUM_LAUNCH_OPTIONS } from '../e2e/fixtures/chromium';
+import { startOwnServer } from '../e2e/fixtures/own-server';
 import { AGENT_LEAD, connect, PAGE_PARTICIPANT, startLoad, token } from './bench-ui-load';
 import { buildIfStale } from './build-if-stale.mjs';
 
@@ -42,15 +40,6 @@ const RATE_TABLE = process.env.BENCH_UI_RATES !== undefined;
 /** A profile or a trace covers one run: with several rates neither is recorded. */
 const PROFILE = RATES.length === 1 ? process.env.BENCH_UI_PROFILE : undefined;
 const TRACE = RATES.length === 1 ? process.env.BENCH_UI_TRACE : undefined;
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -199,7 +188,6 @@ const TABLE_COLUMNS = [
 
 /** One run at `rate` envelopes/s on a fresh server and browser: prints the detailed results, returns the table row. */
 async function runRate(rate: number): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'mew-bench-ui-'));
   const agents = Array.from({ length: AGENTS }, (_, i) => `agent${i + 1}`);
   // Everyone but the page is in directed mode: only the page receives the whole load (see AGENT_LEAD).
   const participants: Record<string, unknown> = {
@@ -211,47 +199,10 @@ async function runRate(rate: number): Promise<string[]> {
   for (const a of agents) {
     participants[a] = { tokens: [token(a)], capabilities: [{ kind: ['chat', 'participant/status', 'reasoning/*', 'stream/request'] }], routing: 'directed' };
   }
-  const config = { space: { id: 'bench-ui' }, participants, limits: { rate_per_second: 10_000, rate_burst: 10_000 } };
-  writeFileSync(join(dir, 'space.json'), JSON.stringify(config));
-
-  const port = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MEW_SPACE_CONFIG: join(dir, 'space.json'),
-      MEW_DATA_DIR: dir,
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-  });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--enable-precise-memory-info',
-    ],
-  });
+  const { port, stop } = await startOwnServer('bench-ui', { space: { id: 'bench-ui' }, participants, limits: { rate_per_second: 10_000, rate_burst: 10_000 } });
+  const browser = await chromium.launch({ ...CHROMIUM_LAUNCH_OPTIONS, args: [...CHROMIUM_LAUNCH_OPTIONS.args, '--enable-precise-memory-info'] });
   let load: ReturnType<typeof startLoad> | undefined;
   try {
-    for (let i = 0; i < 100; i++) {
-      if (
-        await fetch(`http://127.0.0.1:${port}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      await sleep(100);
-    }
     const url = `ws://127.0.0.1:${port}/ws?space=bench-ui`;
     const fulfilledAt = new Map<string, number>();
     const gatewayEchoAt = new Map<string, number>();
@@ -466,8 +417,7 @@ async function runRate(rate: number): Promise<string[]> {
   } finally {
     load?.kill();
     await browser.close();
-    server.kill('SIGTERM');
-    if (server.exitCode === null) await once(server, 'exit');
+    await stop();
   }
 }
 

@@ -6,6 +6,7 @@ import { useSpaceSession } from '@/components/session/space-session';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Dialog, DialogFooter } from '@/components/ui/dialog';
 import { participantTokensPath, TOKEN_LABEL_MAX, type IssuedParticipantToken } from '@/lib/protocol';
+import { CopyField } from './copy-field';
 import { mcpClientSetups, mcpServerName, mcpServerUrl, type McpClientSetup } from './mcp-client-snippets';
 import { BUTTON, INPUT } from './styles';
 
@@ -69,7 +70,7 @@ function ConnectMcp({ participant, onClose }: { participant: string; onClose: ()
 
   return (
     <div className="flex flex-col gap-4">
-      <Field label="MCP server URL" value={url} copy="Copy URL" />
+      <CopyField label="MCP server URL" value={url} copy="Copy URL" />
 
       <section ref={tokenSection} aria-labelledby={labelId} className="flex flex-col gap-2">
         <h3 id={labelId} className="text-sm font-semibold text-slate-200">
@@ -81,7 +82,7 @@ function ConnectMcp({ participant, onClose }: { participant: string; onClose: ()
               A new token for <b className="font-mono">{issued.participant}</b>. Copy it now: it will not be shown again. A kick of {issued.participant} revokes
               it.
             </p>
-            <Field label="Token" value={issued.token} copy="Copy token" secret />
+            <CopyField label="Token" value={issued.token} copy="Copy token" secret />
           </>
         ) : (
           <form onSubmit={issue} className="flex flex-col gap-2">
@@ -150,20 +151,6 @@ function ConnectMcp({ participant, onClose }: { participant: string; onClose: ()
           Done
         </button>
       </DialogFooter>
-    </div>
-  );
-}
-
-function Field({ label, value, copy, secret = false }: { label: string; value: string; copy: string; secret?: boolean }) {
-  return (
-    <div className="flex flex-col gap-1 text-sm">
-      <label className="flex flex-col gap-1">
-        {label}
-        <input readOnly value={value} onFocus={(e) => e.currentTarget.select()} className={`${INPUT} font-mono text-xs ${secret ? 'text-amber-200' : ''}`} />
-      </label>
-      <div>
-        <CopyButton value={value}>{copy}</CopyButton>
-      </div>
     </div>
   );
 }

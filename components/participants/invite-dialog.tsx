@@ -6,6 +6,7 @@ import { Dialog, DialogFooter } from '@/components/ui/dialog';
 import { participantById } from '@/lib/store';
 import { describeRefusal, sendTracked, useOutcome, type TrackedSend } from './action-outcome';
 import { CapabilityPicker, initialPicker, parsePicker, type PickerValue } from './capability-picker';
+import { CopyField } from './copy-field';
 import { participantIdProblem } from './participant-id';
 import { BUTTON, INPUT } from './styles';
 
@@ -120,8 +121,8 @@ function MintedToken({ participant, token, url, onDone }: { participant: string;
       <p role="alert" className="rounded border border-amber-700 bg-amber-950/40 px-2 py-1.5 text-sm text-amber-100">
         <b className="font-mono">{participant}</b> is invited. Copy its token now: it will not be shown again.
       </p>
-      <CopyField label="Token" value={token} secret />
-      {url && <CopyField label="Connection URL" value={url} />}
+      <CopyField label="Token" value={token} copy="Copy token" secret />
+      {url && <CopyField label="Connection URL" value={url} copy="Copy connection URL" />}
       <p className="text-xs text-slate-400">
         The participant connects to the connection URL with <code className="font-mono">Authorization: Bearer &lt;token&gt;</code> (or the
         <code className="font-mono"> mew.bearer.&lt;token&gt;</code> subprotocol from a browser).
@@ -132,42 +133,5 @@ function MintedToken({ participant, token, url, onDone }: { participant: string;
         </button>
       </DialogFooter>
     </section>
-  );
-}
-
-/** Copy feedback stays inside the dialog: the modal covers the toasts. */
-function CopyField({ label, value, secret = false }: { label: string; value: string; secret?: boolean }) {
-  const [copied, setCopied] = useState<'yes' | 'failed'>();
-  useEffect(() => {
-    if (copied !== 'yes') return;
-    const timer = setTimeout(() => setCopied(undefined), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-  const name = label.charAt(0).toLowerCase() + label.slice(1);
-  return (
-    <div className="flex flex-col gap-1 text-sm">
-      <label className="flex flex-col gap-1">
-        {label}
-        <input readOnly value={value} onFocus={(e) => e.currentTarget.select()} className={`${INPUT} font-mono text-xs ${secret ? 'text-amber-200' : ''}`} />
-      </label>
-      <div className="flex items-center gap-2">
-        <button
-          type="button"
-          onClick={() =>
-            navigator.clipboard.writeText(value).then(
-              () => setCopied('yes'),
-              () => setCopied('failed'),
-            )
-          }
-          className={BUTTON.small}
-        >
-          Copy {name}
-        </button>
-        <span role="status" className={`text-xs ${copied === 'failed' ? 'text-red-300' : 'text-emerald-300'}`}>
-          {copied === 'yes' && 'Copied'}
-          {copied === 'failed' && 'Could not copy: select the text and copy it by hand.'}
-        </span>
-      </div>
-    </div>
   );
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { useId, useMemo, useState } from 'react';
+import { type ReactNode, useId, useMemo, useState } from 'react';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { useIsOperator } from '@/components/session/use-is-operator';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -64,6 +64,80 @@ function allows(operate: ParticipantOperate, key: ControlKey, target: string): b
 // The shared confirmation in the rail's looks: every action it guards is destructive.
 const CONFIRM = { size: 'small', classNames: { cancel: BUTTON.secondary, confirm: BUTTON.danger } } as const;
 
+/** The controls that open a dialog, and what it says: for the destructive ones, what is lost. */
+type DialogKey = Exclude<ControlKey, 'resume' | 'requestStatus'>;
+const DIALOGS: Record<DialogKey, { title: (id: string) => string; description: (id: string) => ReactNode }> = {
+  pause: {
+    title: (id) => `Pause ${id}`,
+    description: () => 'The gateway refuses its messages (except acknowledgements, status and responses) until you resume it.',
+  },
+  compact: { title: (id) => `Compact ${id}`, description: () => 'Asks it to compact its working memory; it answers with compact-done.' },
+  forget: { title: (id) => `Forget part of ${id}’s context?`, description: () => 'Drops cached context from one end of its memory. This cannot be undone.' },
+  clear: {
+    title: (id) => `Clear ${id}?`,
+    description: (id) => (
+      <>
+        Wipes all of <b>{id}</b>’s retained context, scratchpads and working memory. <MemoryLoss participant={id} /> This cannot be undone.
+      </>
+    ),
+  },
+  restart: {
+    title: (id) => `Restart ${id}?`,
+    description: (id) => (
+      <>
+        Returns <b>{id}</b> to its baseline: its reasoning is cancelled and its streams close. <MemoryLoss participant={id} /> Grants stay in effect.
+      </>
+    ),
+  },
+  shutdown: {
+    title: (id) => `Shut down ${id}?`,
+    description: (id) => (
+      <>
+        <b>{id}</b> stops all activity, abandoning what it was doing, and the gateway refuses its messages until it rejoins the space.
+      </>
+    ),
+  },
+  kick: { title: (id) => `Kick ${id}?`, description: () => 'Disconnects it and revokes its tokens: it cannot rejoin unless invited again.' },
+};
+/** The destructive controls without a form: a confirmation, then the bare control. */
+const CONFIRMED = ['clear', 'restart', 'shutdown'] as const;
+
+/** A control's form in the rail's small dialog; the form mounts only while open, so each opening starts fresh. */
+function ControlDialog({ control, id, open, onClose, children }: { control: DialogKey; id: string; open: boolean; onClose: () => void; children: ReactNode }) {
+  return (
+    <Dialog open={open} onClose={onClose} size="small" title={DIALOGS[control].title(id)} description={DIALOGS[control].description(id)}>
+      {children}
+    </Dialog>
+  );
+}
+
+/** The confirmation of a control without a form; its button is the control's label ("Shut down"). */
+function ConfirmControl({
+  control,
+  id,
+  open,
+  onCancel,
+  onConfirm,
+}: {
+  control: (typeof CONFIRMED)[number];
+  id: string;
+  open: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      {...CONFIRM}
+      open={open}
+      onCancel={onCancel}
+      title={DIALOGS[control].title(id)}
+      description={DIALOGS[control].description(id)}
+      confirmLabel={CONTROLS[control].label.replace('…', '')}
+      onConfirm={onConfirm}
+    />
+  );
+}
+
 /** What I may do to `target`, per the gateway's matcher on my capabilities; recomputed when a welcome changes them. */
 function usePermitted(target: string): Record<ControlKey, boolean> {
   const { participant } = useSpaceSession();
@@ -113,54 +187,24 @@ export function ParticipantControls({ participant: p, onSent }: { participant: P
     <>
       <MenuButton label={`Controls for ${p.id}`} buttonText="Controls" items={items} />
       {operator && <BudgetDialog participant={p.id} open={dialog === 'budget'} onClose={close} />}
-      <PauseDialog id={p.id} open={dialog === 'pause'} onClose={close} onSubmit={(payload) => control('pause', (o) => o.pause(p.id, payload))} />
-      <CompactDialog id={p.id} open={dialog === 'compact'} onClose={close} onSubmit={(payload) => control('compact', (o) => o.compact(p.id, payload))} />
-      <ForgetDialog id={p.id} open={dialog === 'forget'} onClose={close} onSubmit={(payload) => control('forget', (o) => o.forget(p.id, payload))} />
-      <ConfirmDialog
-        {...CONFIRM}
-        open={dialog === 'clear'}
-        onCancel={close}
-        title={`Clear ${p.id}?`}
-        description={
-          <>
-            Wipes all of <b>{p.id}</b>’s retained context, scratchpads and working memory. <MemoryLoss participant={p.id} /> This cannot be undone.
-          </>
-        }
-        confirmLabel="Clear"
-        onConfirm={() => control('clear', (o) => o.clear(p.id))}
-      />
-      <ConfirmDialog
-        {...CONFIRM}
-        open={dialog === 'restart'}
-        onCancel={close}
-        title={`Restart ${p.id}?`}
-        description={
-          <>
-            Returns <b>{p.id}</b> to its baseline: its reasoning is cancelled and its streams close. <MemoryLoss participant={p.id} /> Grants stay in effect.
-          </>
-        }
-        confirmLabel="Restart"
-        onConfirm={() => control('restart', (o) => o.restart(p.id))}
-      />
-      <ConfirmDialog
-        {...CONFIRM}
-        open={dialog === 'shutdown'}
-        onCancel={close}
-        title={`Shut down ${p.id}?`}
-        description={
-          <>
-            <b>{p.id}</b> stops all activity, abandoning what it was doing, and the gateway refuses its messages until it rejoins the space.
-          </>
-        }
-        confirmLabel="Shut down"
-        onConfirm={() => control('shutdown', (o) => o.shutdown(p.id))}
-      />
-      <KickDialog
-        id={p.id}
-        open={dialog === 'kick'}
-        onClose={close}
-        onSubmit={(reason) => control('kick', (o) => o.kick({ participant_id: p.id, ...(reason && { reason }) }), `Kicked ${p.id}`)}
-      />
+      <ControlDialog control="pause" id={p.id} open={dialog === 'pause'} onClose={close}>
+        <PauseForm onClose={close} onSubmit={(payload) => control('pause', (o) => o.pause(p.id, payload))} />
+      </ControlDialog>
+      <ControlDialog control="compact" id={p.id} open={dialog === 'compact'} onClose={close}>
+        <CompactForm onClose={close} onSubmit={(payload) => control('compact', (o) => o.compact(p.id, payload))} />
+      </ControlDialog>
+      <ControlDialog control="forget" id={p.id} open={dialog === 'forget'} onClose={close}>
+        <ForgetForm onClose={close} onSubmit={(payload) => control('forget', (o) => o.forget(p.id, payload))} />
+      </ControlDialog>
+      {CONFIRMED.map((key) => (
+        <ConfirmControl key={key} control={key} id={p.id} open={dialog === key} onCancel={close} onConfirm={() => control(key, (o) => o[key](p.id))} />
+      ))}
+      <ControlDialog control="kick" id={p.id} open={dialog === 'kick'} onClose={close}>
+        <KickForm
+          onClose={close}
+          onSubmit={(reason) => control('kick', (o) => o.kick({ participant_id: p.id, ...(reason && { reason }) }), `Kicked ${p.id}`)}
+        />
+      </ControlDialog>
     </>
   );
 }
@@ -175,30 +219,6 @@ function Actions({ onCancel, submit, danger = false, disabled = false }: { onCan
         {submit}
       </button>
     </DialogFooter>
-  );
-}
-
-function PauseDialog({
-  id,
-  open,
-  onClose,
-  onSubmit,
-}: {
-  id: string;
-  open: boolean;
-  onClose: () => void;
-  onSubmit: (payload: ParticipantPausePayload) => void;
-}) {
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      size="small"
-      title={`Pause ${id}`}
-      description="The gateway refuses its messages (except acknowledgements, status and responses) until you resume it."
-    >
-      <PauseForm onClose={onClose} onSubmit={onSubmit} />
-    </Dialog>
   );
 }
 
@@ -223,30 +243,6 @@ function PauseForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (payl
   );
 }
 
-function CompactDialog({
-  id,
-  open,
-  onClose,
-  onSubmit,
-}: {
-  id: string;
-  open: boolean;
-  onClose: () => void;
-  onSubmit: (payload: ParticipantCompactPayload) => void;
-}) {
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      size="small"
-      title={`Compact ${id}`}
-      description="Asks it to compact its working memory; it answers with compact-done."
-    >
-      <CompactForm onClose={onClose} onSubmit={onSubmit} />
-    </Dialog>
-  );
-}
-
 function CompactForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (payload: ParticipantCompactPayload) => void }) {
   const [target, setTarget] = useState('');
   const tokens = optionalCount(target);
@@ -267,30 +263,6 @@ function CompactForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (pa
       />
       <Actions onCancel={onClose} submit="Compact" disabled={invalid} />
     </DialogForm>
-  );
-}
-
-function ForgetDialog({
-  id,
-  open,
-  onClose,
-  onSubmit,
-}: {
-  id: string;
-  open: boolean;
-  onClose: () => void;
-  onSubmit: (payload: ParticipantForgetPayload) => void;
-}) {
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      size="small"
-      title={`Forget part of ${id}’s context?`}
-      description="Drops cached context from one end of its memory. This cannot be undone."
-    >
-      <ForgetForm onClose={onClose} onSubmit={onSubmit} />
-    </Dialog>
   );
 }
 
@@ -331,20 +303,6 @@ function ForgetForm({ onClose, onSubmit }: { onClose: () => void; onSubmit: (pay
       />
       <Actions onCancel={onClose} submit="Forget" danger disabled={invalid} />
     </DialogForm>
-  );
-}
-
-function KickDialog({ id, open, onClose, onSubmit }: { id: string; open: boolean; onClose: () => void; onSubmit: (reason: string) => void }) {
-  return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      size="small"
-      title={`Kick ${id}?`}
-      description="Disconnects it and revokes its tokens: it cannot rejoin unless invited again."
-    >
-      <KickForm onClose={onClose} onSubmit={onSubmit} />
-    </Dialog>
   );
 }
 

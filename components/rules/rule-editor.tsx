@@ -1,6 +1,6 @@
 'use client';
 
-import { useDeferredValue, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useDeferredValue, useId, useMemo, useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { BUTTON, INPUT } from '@/components/participants/styles';
 import { useSpace } from '@/components/session/space-session';
@@ -54,11 +54,6 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
     const issue = issues.find((i) => path.every((p, n) => i.path[n] === p));
     return issue && issueText(issue, form.keep.examples);
   };
-  // An input and its error, tied together for assistive technology.
-  const errorOf = (field: string, error: string | undefined) => ({
-    'aria-invalid': error !== undefined,
-    'aria-describedby': error === undefined ? undefined : `${id(field)}-error`,
-  });
 
   // The space's proposals the preview replays (the store keeps a bounded window of them).
   // The slice, not its map: the map changes in place, and only the slice is new when a proposal changes.
@@ -91,16 +86,7 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
   const verb = form.decision === 'approve' ? 'approved' : form.decision === 'reject' ? 'rejected' : 'asked about';
   return (
     <form onSubmit={save} aria-label={ruleId ? `Edit rule ${initial.name}` : 'New rule'} className="flex flex-col gap-3">
-      <Field id={id('name')} label="Name" error={issueAt('name')}>
-        <input
-          id={id('name')}
-          data-autofocus
-          className={INPUT}
-          value={form.name}
-          onChange={(e) => set('name')(e.target.value)}
-          {...errorOf('name', issueAt('name'))}
-        />
-      </Field>
+      <InputField id={id('name')} label="Name" error={issueAt('name')} data-autofocus value={form.name} onChange={set('name')} />
       <div className="grid grid-cols-2 gap-2">
         <Field id={id('decision')} label="Decision">
           <select id={id('decision')} className={INPUT} value={form.decision} onChange={(e) => set('decision')(e.target.value as RuleForm['decision'])}>
@@ -114,23 +100,23 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
         </Field>
       </div>
 
-      <fieldset className="flex flex-col gap-2 rounded border border-slate-800 p-2" {...errorOf('examples', issueAt('examples'))}>
+      <fieldset className="flex flex-col gap-2 rounded border border-slate-800 p-2" {...errorOf(id('examples'), issueAt('examples'))}>
         <legend className="px-1 text-xs text-slate-400">
           Matches proposals whose… (empty: any; e.g. <span className="font-mono">agent-*</span>, <span className="font-mono">!auditor</span>,{' '}
           <span className="font-mono">[write_file, move_file]</span>, <span className="font-mono">/^read_/</span>)
         </legend>
         <div className="grid grid-cols-2 gap-2">
           {MATCH_FIELDS.map((field) => (
-            <Field key={field} id={id(field)} label={field} error={issueAt('match', field)}>
-              <input
-                id={id(field)}
-                className={`${INPUT} font-mono`}
-                value={form[field]}
-                placeholder={MATCH_HINTS[field]}
-                onChange={(e) => set(field)(e.target.value)}
-                {...errorOf(field, issueAt('match', field))}
-              />
-            </Field>
+            <InputField
+              key={field}
+              id={id(field)}
+              label={field}
+              error={issueAt('match', field)}
+              className={`${INPUT} font-mono`}
+              value={form[field]}
+              placeholder={MATCH_HINTS[field]}
+              onChange={set(field)}
+            />
           ))}
         </div>
         <Field id={id('arguments')} label="arguments (JSON object of patterns)" error={issueAt('match', 'arguments')}>
@@ -141,7 +127,7 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
             value={form.arguments}
             placeholder={ARGUMENTS_HINT}
             onChange={(e) => set('arguments')(e.target.value)}
-            {...errorOf('arguments', issueAt('match', 'arguments'))}
+            {...errorOf(id('arguments'), issueAt('match', 'arguments'))}
           />
         </Field>
         {issueAt('examples') && (
@@ -152,53 +138,45 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
       </fieldset>
 
       {form.decision === 'reject' && (
-        <Field id={id('reason')} label="Reason the proposer is told" error={issueAt('reason')}>
-          <input
-            id={id('reason')}
-            className={INPUT}
-            value={form.reason}
-            placeholder="policy"
-            onChange={(e) => set('reason')(e.target.value)}
-            {...errorOf('reason', issueAt('reason'))}
-          />
-        </Field>
+        <InputField
+          id={id('reason')}
+          label="Reason the proposer is told"
+          error={issueAt('reason')}
+          value={form.reason}
+          placeholder="policy"
+          onChange={set('reason')}
+        />
       )}
       <div className="grid grid-cols-2 gap-2">
-        <Field id={id('expires')} label="Expires (optional)" error={issueAt('expires_at')}>
-          <input
-            id={id('expires')}
-            type="datetime-local"
-            className={INPUT}
-            value={form.expiresAt}
-            onChange={(e) => set('expiresAt')(e.target.value)}
-            {...errorOf('expires', issueAt('expires_at'))}
-          />
-        </Field>
-        <Field id={id('quota')} label="At most per hour (optional)" error={issueAt('max_per_hour')}>
-          <input
-            id={id('quota')}
-            type="number"
-            min={1}
-            className={INPUT}
-            value={form.maxPerHour}
-            onChange={(e) => set('maxPerHour')(e.target.value)}
-            {...errorOf('quota', issueAt('max_per_hour'))}
-          />
-        </Field>
+        <InputField
+          id={id('expires')}
+          label="Expires (optional)"
+          error={issueAt('expires_at')}
+          type="datetime-local"
+          value={form.expiresAt}
+          onChange={set('expiresAt')}
+        />
+        <InputField
+          id={id('quota')}
+          label="At most per hour (optional)"
+          error={issueAt('max_per_hour')}
+          type="number"
+          min={1}
+          value={form.maxPerHour}
+          onChange={set('maxPerHour')}
+        />
       </div>
       {form.decision === 'ask' && (
         <div className="grid grid-cols-2 gap-2">
-          <Field id={id('timeout')} label="If nobody decides within (seconds)" error={issueAt('timeout', 'after_seconds')}>
-            <input
-              id={id('timeout')}
-              type="number"
-              min={1}
-              className={INPUT}
-              value={form.timeoutSeconds}
-              onChange={(e) => set('timeoutSeconds')(e.target.value)}
-              {...errorOf('timeout', issueAt('timeout', 'after_seconds'))}
-            />
-          </Field>
+          <InputField
+            id={id('timeout')}
+            label="If nobody decides within (seconds)"
+            error={issueAt('timeout', 'after_seconds')}
+            type="number"
+            min={1}
+            value={form.timeoutSeconds}
+            onChange={set('timeoutSeconds')}
+          />
           <Field id={id('timeout-action')} label="then">
             <select
               id={id('timeout-action')}
@@ -299,6 +277,27 @@ function Field({ id, label, error, children }: { id: string; label: string; erro
         </p>
       )}
     </div>
+  );
+}
+
+/** An input and its error, tied together for assistive technology. */
+function errorOf(inputId: string, error: string | undefined) {
+  return { 'aria-invalid': error !== undefined, 'aria-describedby': error === undefined ? undefined : `${inputId}-error` };
+}
+
+/** A text input in its Field, reporting its value as it changes. */
+function InputField({
+  id,
+  label,
+  error,
+  onChange,
+  className = INPUT,
+  ...input
+}: { id: string; label: string; error?: string; onChange: (value: string) => void } & Omit<ComponentProps<'input'>, 'id' | 'onChange'>) {
+  return (
+    <Field id={id} label={label} error={error}>
+      <input id={id} className={className} onChange={(e) => onChange(e.target.value)} {...input} {...errorOf(id, error)} />
+    </Field>
   );
 }
 

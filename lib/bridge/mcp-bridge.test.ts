@@ -3,60 +3,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestGateway, spaceConfig, tokenOf, type TestGateway } from '../gateway/testing';
-import type { AnyEnvelope } from '../protocol';
 import type { MEWParticipant } from '../sdk/mew-participant';
 import { McpError } from '../sdk/sdk-errors';
-import { participantFactory, rejectionOf } from '../sdk/testing';
+import { rejectionOf } from '../sdk/testing';
 import { MGP_ERROR_CODES } from './bridge-defaults';
 import { filesystemServer } from './filesystem-server';
-import { McpBridge, type McpBridgeOptions } from './mcp-bridge';
-import type { McpServerSpec, McpServerState } from './mcp-server-connection';
+import { type BridgedSpace, startBridgedSpace } from './testing/bridged-space';
 
 const SPACE = 'bridged';
 const FIXTURE = fileURLToPath(new URL('./testing/mgp-fixture-server.mjs', import.meta.url));
-const FAST_RESTART = { minDelayMs: 50, maxDelayMs: 200 };
 
 describe('MCP bridge', () => {
-  let gateway: TestGateway;
-  let participants: ReturnType<typeof participantFactory>;
+  let bridged: BridgedSpace;
   let human: MEWParticipant;
   let sandbox: string;
-  const bridges: McpBridge[] = [];
 
   beforeEach(async () => {
-    gateway = await startTestGateway(
-      spaceConfig(SPACE, {
-        human: [{ kind: '*' }],
-        files: [{ kind: 'mcp/response' }, { kind: 'mcp/request', payload: { method: 'notifications/tools/list_changed' } }, { kind: 'participant/status' }],
-      }),
-    );
-    participants = participantFactory(SPACE, () => gateway.wsUrl(), tokenOf);
-    human = await participants.connect('human');
+    bridged = await startBridgedSpace(SPACE);
+    human = bridged.human;
     sandbox = await mkdtemp(join(tmpdir(), 'mew-bridge-'));
     await writeFile(join(sandbox, 'hello.txt'), 'hello from the sandbox');
   });
   afterEach(async () => {
-    await Promise.all(bridges.splice(0).map((bridge) => bridge.stop()));
-    participants.disconnectAll();
-    await gateway.close();
+    await bridged.close();
     await rm(sandbox, { recursive: true, force: true });
   });
-
-  async function startBridge(server: McpServerSpec, options: Partial<McpBridgeOptions> = {}): Promise<McpBridge> {
-    const bridge = new McpBridge({
-      gateway: gateway.wsUrl(),
-      space: SPACE,
-      token: tokenOf('files'),
-      backoff: FAST_RESTART,
-      server,
-      log: () => undefined,
-      ...options,
-    });
-    bridges.push(bridge);
-    await bridge.connect();
-    return bridge;
-  }
 
   const call = (name: string, args: Record<string, unknown> = {}) =>
     human.mcpRequest('files', { method: 'tools/call', params: { name, arguments: args } }, 10_000) as Promise<{
@@ -64,21 +35,9 @@ describe('MCP bridge', () => {
       isError?: boolean;
     }>;
 
-  /** Waits for the bridge to report a server state in `participant/status`. */
-  function statusReport(state: McpServerState): Promise<AnyEnvelope> {
-    return new Promise((resolve) => {
-      const off = human.client.on('participant/status', (envelope) => {
-        if (envelope.from === 'files' && (envelope.payload as { mcp_server?: { state?: string } }).mcp_server?.state === state) {
-          off();
-          resolve(envelope);
-        }
-      });
-    });
-  }
-
   it('serves the real filesystem server’s tools with MGP risk from their annotations, and calls them', async () => {
-    const ready = statusReport('ready');
-    await startBridge(filesystemServer(sandbox));
+    const ready = bridged.statusReport('ready');
+    await bridged.startBridge(filesystemServer(sandbox));
     expect((await ready).payload).toMatchObject({ status: expect.stringMatching(/^ready: \d+ tools from secure-filesystem-server$/) });
 
     const tools = await human.discovery.discover('files');
@@ -101,27 +60,27 @@ describe('MCP bridge', () => {
   });
 
   it('restarts a killed server with backoff; calls meanwhile get an MGP lifecycle error, not a hang', async () => {
-    const bridge = await startBridge(filesystemServer(sandbox), { backoff: { minDelayMs: 1_000, maxDelayMs: 1_000 } });
+    const bridge = await bridged.startBridge(filesystemServer(sandbox), { backoff: { minDelayMs: 1_000, maxDelayMs: 1_000 } });
     await human.discovery.discover('files');
     const { pid } = bridge.upstream.status;
-    const restarting = statusReport('restarting');
+    const restarting = bridged.statusReport('restarting');
     process.kill(pid!, 'SIGKILL');
     expect((await restarting).payload).toMatchObject({ status: expect.stringMatching(/^MCP server killed by SIGKILL: restarting in \d s$/) });
 
     const refused = await rejectionOf(call('read_text_file', { path: 'hello.txt' }));
     expect(refused).toMatchObject({ code: MGP_ERROR_CODES.serverRestarting, data: { _mgp: { category: 'lifecycle', retryable: true } } });
 
-    await statusReport('ready');
+    await bridged.statusReport('ready');
     expect(bridge.upstream.status).toMatchObject({ restarts: 1 });
     expect((await call('read_text_file', { path: 'hello.txt' })).content[0].text).toBe('hello from the sandbox');
   });
 
   it('gives up on a server that never initialises: each start times out, and calls fail at once', async () => {
-    const bridge = await startBridge(
+    const bridge = await bridged.startBridge(
       { command: process.execPath, args: [FIXTURE, '--hang'] },
       { initializeTimeoutMs: 150, backoff: { minDelayMs: 20, maxDelayMs: 20, maxRestarts: 2 } },
     );
-    const crashed = await statusReport('crashed');
+    const crashed = await bridged.statusReport('crashed');
     expect(crashed.payload).toMatchObject({ status: expect.stringMatching(/^MCP server down \(initialize failed: .*\): restart me to try again$/) });
     expect(bridge.upstream.status.restarts).toBe(2);
     const refused = await rejectionOf(call('echo'));
@@ -129,7 +88,7 @@ describe('MCP bridge', () => {
   });
 
   it('speaks MGP with a server that does: its own security metadata wins, and its structured errors pass through', async () => {
-    const bridge = await startBridge({ command: process.execPath, args: [FIXTURE] });
+    const bridge = await bridged.startBridge({ command: process.execPath, args: [FIXTURE] });
     const tools = await human.discovery.discover('files');
     // The fixture marks echo destructive in its annotations but declares it safe in MGP terms: MGP's word wins.
     expect(tools.find((tool) => tool.name === 'echo')?.security).toMatchObject({ risk_level: 'safe' });
@@ -141,7 +100,7 @@ describe('MCP bridge', () => {
   });
 
   it('tells the space when the server’s tools change, and participants who listed them list again', async () => {
-    await startBridge({ command: process.execPath, args: [FIXTURE] });
+    await bridged.startBridge({ command: process.execPath, args: [FIXTURE] });
     expect((await human.discovery.discover('files')).map((tool) => tool.name)).not.toContain('extra_3');
     const changed = new Promise<void>((resolve) =>
       human.on('discovery', ({ participantId, status }) => {

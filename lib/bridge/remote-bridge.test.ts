@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startGatewayWith, startTestGateway, spaceConfig, tokenOf, type TestGateway } from '../gateway/testing';
+import { startGatewayWith, tokenOf } from '../gateway/testing';
 import { parseSpaceConfig } from '../gateway/space-config';
 import { LAUNCH_SECTION, launchedOf } from '../launcher/launch-config';
 import { SpaceLauncher } from '../launcher/space-launcher';
@@ -14,42 +14,30 @@ import type { AnyEnvelope } from '../protocol';
 import type { MEWParticipant } from '../sdk/mew-participant';
 import { participantFactory, rejectionOf } from '../sdk/testing';
 import { MGP_ERROR_CODES } from './bridge-defaults';
-import { McpBridge, type McpBridgeOptions } from './mcp-bridge';
-import type { McpServerState, RemoteServerSpec } from './mcp-server-connection';
 import { headerSecrets, redactor } from './redact';
+import { type BridgedSpace, FILES_CAPABILITIES, startBridgedSpace } from './testing/bridged-space';
 import { AuthGate, EverythingServer } from './testing/remote-servers';
 
 const SPACE = 'remote';
-const FAST_RETRY = { minDelayMs: 50, maxDelayMs: 200 };
 const SECRET = 'sk-test-7f3a9c1e5b2d4068';
-const FILES_CAPABILITIES = [
-  { kind: 'mcp/response' },
-  { kind: 'mcp/request', payload: { method: 'notifications/tools/list_changed' } },
-  { kind: 'participant/status' },
-];
 
 type McpServerReport = { state?: string; transport?: string; url?: string; restarts?: number; last_error?: string };
 const reportOf = (envelope: AnyEnvelope) => envelope.payload as { status: string; mcp_server: McpServerReport };
 
 describe('MCP bridge: remote MCP servers', () => {
-  let gateway: TestGateway;
-  let participants: ReturnType<typeof participantFactory>;
+  let bridged: BridgedSpace;
   let human: MEWParticipant;
-  const bridges: McpBridge[] = [];
   const servers: EverythingServer[] = [];
   const gates: AuthGate[] = [];
 
   beforeEach(async () => {
-    gateway = await startTestGateway(spaceConfig(SPACE, { human: [{ kind: '*' }], files: FILES_CAPABILITIES }));
-    participants = participantFactory(SPACE, () => gateway.wsUrl(), tokenOf);
-    human = await participants.connect('human');
+    bridged = await startBridgedSpace(SPACE);
+    human = bridged.human;
   });
   afterEach(async () => {
-    await Promise.all(bridges.splice(0).map((bridge) => bridge.stop()));
+    await bridged.close();
     await Promise.all(gates.splice(0).map((gate) => gate.close()));
     await Promise.all(servers.splice(0).map((server) => server.kill()));
-    participants.disconnectAll();
-    await gateway.close();
   });
 
   async function everything(mode: 'streamableHttp' | 'sse', port?: number): Promise<EverythingServer> {
@@ -58,40 +46,13 @@ describe('MCP bridge: remote MCP servers', () => {
     return server;
   }
 
-  async function startBridge(server: RemoteServerSpec, options: Partial<McpBridgeOptions> = {}): Promise<McpBridge> {
-    const bridge = new McpBridge({
-      gateway: gateway.wsUrl(),
-      space: SPACE,
-      token: tokenOf('files'),
-      backoff: FAST_RETRY,
-      server,
-      log: () => undefined,
-      ...options,
-    });
-    bridges.push(bridge);
-    await bridge.connect();
-    return bridge;
-  }
-
-  /** Waits for the bridge to report a server state in `participant/status`. */
-  function statusReport(state: McpServerState): Promise<AnyEnvelope> {
-    return new Promise((resolve) => {
-      const off = human.client.on('participant/status', (envelope) => {
-        if (envelope.from === 'files' && reportOf(envelope).mcp_server?.state === state) {
-          off();
-          resolve(envelope);
-        }
-      });
-    });
-  }
-
   const echo = (message: string) =>
     human.mcpRequest('files', { method: 'tools/call', params: { name: 'echo', arguments: { message } } }, 10_000) as Promise<{ content: { text: string }[] }>;
 
   it('bridges the everything server over Streamable HTTP: a participant lists its tools, with MGP risk, and calls echo', async () => {
     const server = await everything('streamableHttp');
-    const ready = statusReport('ready');
-    await startBridge({ url: server.url });
+    const ready = bridged.statusReport('ready');
+    await bridged.startBridge({ url: server.url });
     const report = reportOf(await ready);
     expect(report.status).toMatch(/^ready: \d+ tools from mcp-servers\/everything$/);
     expect(report.mcp_server).toMatchObject({ transport: 'streamable-http', url: server.url, restarts: 0 });
@@ -106,9 +67,9 @@ describe('MCP bridge: remote MCP servers', () => {
 
   it('falls back to the legacy SSE transport when the server refuses Streamable HTTP with a 4xx', async () => {
     const server = await everything('sse');
-    const ready = statusReport('ready');
+    const ready = bridged.statusReport('ready');
     const notes: string[] = [];
-    await startBridge({ url: server.url }, { log: (line) => notes.push(line) });
+    await bridged.startBridge({ url: server.url }, { log: (line) => notes.push(line) });
     expect(reportOf(await ready).mcp_server).toMatchObject({ transport: 'sse' });
     expect(notes.join('\n')).toMatch(/refused Streamable HTTP \(HTTP 404 Not Found\): trying the SSE transport/);
     expect((await echo('over SSE')).content[0].text).toBe('Echo: over SSE');
@@ -116,14 +77,14 @@ describe('MCP bridge: remote MCP servers', () => {
 
   it('uses the transport a config names, and no other', async () => {
     const sse = await everything('sse');
-    const ready = statusReport('ready');
-    await startBridge({ url: sse.url, transport: 'sse' });
+    const ready = bridged.statusReport('ready');
+    await bridged.startBridge({ url: sse.url, transport: 'sse' });
     expect(reportOf(await ready).mcp_server).toMatchObject({ transport: 'sse' });
-    await Promise.all(bridges.splice(0).map((bridge) => bridge.stop()));
+    await bridged.stopBridges();
 
     // Streamable HTTP only, against a server that speaks SSE: refused, and said so; no fallback.
-    const restarting = statusReport('restarting');
-    const bridge = await startBridge({ url: sse.url, transport: 'streamable-http' }, { backoff: { minDelayMs: 5_000, maxDelayMs: 5_000 } });
+    const restarting = bridged.statusReport('restarting');
+    const bridge = await bridged.startBridge({ url: sse.url, transport: 'streamable-http' }, { backoff: { minDelayMs: 5_000, maxDelayMs: 5_000 } });
     expect(reportOf(await restarting).status).toMatch(
       /^MCP server at http:\/\/127\.0\.0\.1:\d+\/sse down \(initialize failed: HTTP 404 Not Found\): reconnecting in \d s$/,
     );
@@ -137,11 +98,11 @@ describe('MCP bridge: remote MCP servers', () => {
     'reconnects over %s with backoff when the remote server goes away; calls meanwhile get an MGP lifecycle error, not a hang',
     async (_, mode, path) => {
       const server = await everything(mode);
-      const bridge = await startBridge({ url: server.url }, { backoff: { minDelayMs: 300, maxDelayMs: 300, maxRestarts: 100 } });
-      await statusReport('ready');
+      const bridge = await bridged.startBridge({ url: server.url }, { backoff: { minDelayMs: 300, maxDelayMs: 300, maxRestarts: 100 } });
+      await bridged.statusReport('ready');
       expect((await echo('before')).content[0].text).toBe('Echo: before');
 
-      const restarting = statusReport('restarting');
+      const restarting = bridged.statusReport('restarting');
       await server.kill();
       const down = reportOf(await restarting);
       expect(down.status).toMatch(
@@ -154,7 +115,7 @@ describe('MCP bridge: remote MCP servers', () => {
       await vi.waitFor(() => expect(bridge.upstream.status.lastError).toMatch(/^initialize failed: unreachable \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/), {
         timeout: 5_000,
       });
-      const ready = statusReport('ready');
+      const ready = bridged.statusReport('ready');
       await everything(mode, server.port);
       await ready;
       expect(bridge.upstream.status).toMatchObject({ transport: mode === 'sse' ? 'sse' : 'streamable-http' });
@@ -167,12 +128,12 @@ describe('MCP bridge: remote MCP servers', () => {
     const server = await everything('streamableHttp');
     const gate = await AuthGate.start(server.port, `Bearer ${SECRET}`, { breakStreams: false });
     gates.push(gate);
-    await startBridge(
+    await bridged.startBridge(
       { url: gate.url('/mcp'), headers: { Authorization: `Bearer ${SECRET}` } },
       { pingIntervalMs: 200, backoff: { minDelayMs: 5_000, maxDelayMs: 5_000 } },
     );
-    await statusReport('ready');
-    const restarting = statusReport('restarting');
+    await bridged.statusReport('ready');
+    const restarting = bridged.statusReport('restarting');
     await server.kill();
     expect(reportOf(await restarting).status).toMatch(/down \(the MCP server stopped answering \(ping: HTTP 502 Bad Gateway\)\): reconnecting in \d s$/);
   });
@@ -182,9 +143,9 @@ describe('MCP bridge: remote MCP servers', () => {
     const gate = await AuthGate.start(server.port, `Bearer ${SECRET}`);
     gates.push(gate);
     const notes: string[] = [];
-    const restarting = statusReport('restarting');
-    const crashed = statusReport('crashed');
-    const bridge = await startBridge(
+    const restarting = bridged.statusReport('restarting');
+    const crashed = bridged.statusReport('crashed');
+    const bridge = await bridged.startBridge(
       { url: gate.url('/mcp'), headers: { Authorization: 'Bearer sk-wrong-0123456789' } },
       { backoff: { minDelayMs: 20, maxDelayMs: 20, maxRestarts: 2 }, log: (line) => notes.push(line) },
     );
@@ -202,10 +163,9 @@ describe('MCP bridge: remote MCP servers', () => {
     expect(JSON.stringify([notes, report, bridge.upstream.status])).not.toContain('sk-wrong-0123456789');
 
     // With the right credentials, the same server lets the bridge in.
-    const ready = statusReport('ready');
-    await bridge.stop();
-    bridges.splice(0);
-    await startBridge({ url: gate.url('/mcp'), headers: { Authorization: `Bearer ${SECRET}` } });
+    const ready = bridged.statusReport('ready');
+    await bridged.stopBridges();
+    await bridged.startBridge({ url: gate.url('/mcp'), headers: { Authorization: `Bearer ${SECRET}` } });
     await ready;
     expect((await echo('let in')).content[0].text).toBe('Echo: let in');
   });
@@ -213,8 +173,8 @@ describe('MCP bridge: remote MCP servers', () => {
   it('reports an unreachable server clearly and keeps trying', async () => {
     const closed = await everything('streamableHttp');
     await closed.kill();
-    const restarting = statusReport('restarting');
-    const bridge = await startBridge({ url: closed.url });
+    const restarting = bridged.statusReport('restarting');
+    const bridge = await bridged.startBridge({ url: closed.url });
     expect(reportOf(await restarting).status).toMatch(
       /^MCP server at http:\/\/127\.0\.0\.1:\d+\/mcp down \(initialize failed: unreachable \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)\): reconnecting in \d s$/,
     );

@@ -1,25 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../gateway/testing';
 import {
-  Budget,
   ChatLoad,
   CRASH_SPACE as SPACE,
+  cleanUpCrashTest,
   crashChatLoad,
   crashParticipants,
-  crashSeed,
-  killStartedProcesses,
+  crashRun,
+  type CrashRun,
+  disrupt,
   loadFor,
   NO_PROBLEMS,
   QUIET_BOUND_MS,
   quiesceAndTally,
-  RECONNECT_BOUND_MS,
   RedisProcess,
-  removeDirs,
   SdkClients,
-  SeededRandom,
   ServerProcess,
   tempDir,
-  TEST_BUDGET_MS,
   ToolLoad,
   waitUntil,
   writeSpaceConfig,
@@ -53,8 +50,6 @@ interface Cluster {
   chat: ChatLoad;
   tools: ToolLoad;
 }
-
-let clients: SdkClients | undefined;
 
 /** The space's owner as any live node sees it (`GET /cluster`), or undefined when none answers or none owns it. */
 async function ownerName(nodes: ServerProcess[]): Promise<string | undefined> {
@@ -90,25 +85,31 @@ async function setUp(): Promise<Cluster> {
   }
   if (!(await waitUntil(async () => (await ownerName(nodes)) === 'n0', TAKEOVER_BOUND_MS)))
     throw new Error(`n0 does not own ${SPACE} (owner: ${await ownerName(nodes)})`);
-  clients = new SdkClients(SPACE, (id) => nodes[nodeIndexOf(id)].wsUrl);
+  const clients = new SdkClients(SPACE, (id) => nodes[nodeIndexOf(id)].wsUrl);
   const chat = new ChatLoad(clients, CHAT);
   await chat.connect();
   const tools = await ToolLoad.start(clients, configDir);
   return { redis, nodes, clients, chat, tools };
 }
 
+/** The load runs on a random while after the disruptions; then, once quiet: nothing acknowledged lost, nothing delivered or executed twice. */
+async function expectExactlyOnce(title: string, run: CrashRun, cluster: Cluster, startedAt: number, disruptions: Disruption[]): Promise<void> {
+  await loadFor(run.rng.between(1_000, 2_000));
+  const { clients, chat, tools, nodes } = cluster;
+  const problems = await quiesceAndTally(
+    title,
+    { seed: run.seed, clients, chat, tools, disruptions, loadMs: Date.now() - startedAt, servers: nodes },
+    run.budget.bound(QUIET_BOUND_MS),
+  );
+  expect(problems).toEqual(NO_PROBLEMS);
+}
+
 describe('exactly once across a crash (cluster: two nodes and Redis)', () => {
-  afterEach(async () => {
-    await clients?.closeAll();
-    clients = undefined;
-    await killStartedProcesses();
-    removeDirs();
-  });
+  afterEach(cleanUpCrashTest);
 
   it('kill -9 of the owner node, twice, under chat and tool load: nothing acknowledged lost, nothing delivered or executed twice', async () => {
-    const budget = Budget.of(TEST_BUDGET_MS);
-    const seed = crashSeed(0xc1a5_0001);
-    const rng = new SeededRandom(seed);
+    const run = crashRun(0xc1a5_0001);
+    const { rng, budget } = run;
     const cluster = await setUp();
     const away = [cluster.chat, cluster.tools];
     const startedAt = Date.now();
@@ -122,83 +123,56 @@ describe('exactly once across a crash (cluster: two nodes and Redis)', () => {
       const owner = cluster.nodes.find((n) => n.name === ownerId);
       if (!owner) throw new Error(`no node owns ${SPACE} before kill #${k + 1}`);
       const isAway = k === awayDuring;
-      if (isAway) {
-        for (const member of away) member.goAway();
-        await loadFor(rng.between(100, 600));
-      }
-      const killedAt = Date.now();
-      await owner.kill9();
-      const tookOver = await waitUntil(
-        async () => {
-          const now = await ownerName(cluster.nodes);
-          return now !== undefined && now !== owner.name;
-        },
-        budget.bound(TAKEOVER_BOUND_MS),
-        50,
-      );
-      const backMs = Date.now() - killedAt;
-      await owner.launch(); // the same port and data dir: its clients reconnect to it
-      if (isAway) {
-        await loadFor(rng.between(200, 800));
-        for (const member of away) member.comeBack();
-      }
-      const ready = await waitUntil(() => cluster.clients.notReady().length === 0, budget.bound(RECONNECT_BOUND_MS));
+      const { result, timing } = await disrupt({ rng, budget, clients: cluster.clients, startedAt }, isAway ? away : [], async (killedAt) => {
+        await owner.kill9();
+        const tookOver = await waitUntil(
+          async () => {
+            const now = await ownerName(cluster.nodes);
+            return now !== undefined && now !== owner.name;
+          },
+          budget.bound(TAKEOVER_BOUND_MS),
+          50,
+        );
+        const backMs = Date.now() - killedAt;
+        await owner.launch(); // the same port and data dir: its clients reconnect to it
+        return { tookOver, backMs };
+      });
       disruptions.push({
         what: `kill -9 of owner ${owner.name} #${k + 1}`,
-        at: killedAt - startedAt,
-        ...(tookOver && { backMs }),
-        ...(ready && { clientsReadyMs: Date.now() - killedAt }),
-        notes: `${tookOver ? `${await ownerName(cluster.nodes)} took over` : 'NO takeover'}${isAway ? '; away members disconnected before it, back after' : ''}`,
+        ...timing,
+        ...(result.tookOver && { backMs: result.backMs }),
+        notes: `${result.tookOver ? `${await ownerName(cluster.nodes)} took over` : 'NO takeover'}${isAway ? '; away members disconnected before it, back after' : ''}`,
       });
     }
-    await loadFor(rng.between(1_000, 2_000));
-    const problems = await quiesceAndTally(
-      'cluster, owner kill -9 ×2, chat + tools',
-      { seed, clients: cluster.clients, chat: cluster.chat, tools: cluster.tools, disruptions, loadMs: Date.now() - startedAt, servers: cluster.nodes },
-      budget.bound(QUIET_BOUND_MS),
-    );
-    expect(problems).toEqual(NO_PROBLEMS);
+    await expectExactlyOnce('cluster, owner kill -9 ×2, chat + tools', run, cluster, startedAt, disruptions);
   }, 60_000);
 
   it('redis-server stopped (SIGSTOP) for 5 s under chat and tool load: nothing acknowledged lost, nothing delivered or executed twice', async () => {
-    const budget = Budget.of(TEST_BUDGET_MS);
-    const seed = crashSeed(0xc1a5_0002);
-    const rng = new SeededRandom(seed);
+    const run = crashRun(0xc1a5_0002);
+    const { rng, budget } = run;
     const cluster = await setUp();
-    const away = [cluster.chat, cluster.tools];
     const startedAt = Date.now();
     cluster.chat.start();
     cluster.tools.start(150, 700);
     await loadFor(rng.between(1_500, 3_500));
-    for (const member of away) member.goAway();
-    await loadFor(rng.between(100, 600));
-    const frozenAt = Date.now();
-    cluster.redis.freeze();
-    try {
-      await loadFor(REDIS_STOP_MS); // the disruption itself: Redis answers nothing for 5 s while the load goes on
-    } finally {
-      cluster.redis.thaw();
-    }
-    const owned = await waitUntil(async () => (await ownerName(cluster.nodes)) !== undefined, budget.bound(TAKEOVER_BOUND_MS), 50);
-    const backMs = Date.now() - frozenAt;
-    await loadFor(rng.between(200, 800));
-    for (const member of away) member.comeBack();
-    const ready = await waitUntil(() => cluster.clients.notReady().length === 0, budget.bound(RECONNECT_BOUND_MS));
+    const { result, timing } = await disrupt({ rng, budget, clients: cluster.clients, startedAt }, [cluster.chat, cluster.tools], async (frozenAt) => {
+      cluster.redis.freeze();
+      try {
+        await loadFor(REDIS_STOP_MS); // the disruption itself: Redis answers nothing for 5 s while the load goes on
+      } finally {
+        cluster.redis.thaw();
+      }
+      const owned = await waitUntil(async () => (await ownerName(cluster.nodes)) !== undefined, budget.bound(TAKEOVER_BOUND_MS), 50);
+      return { owned, backMs: Date.now() - frozenAt };
+    });
     const disruptions: Disruption[] = [
       {
         what: `redis-server SIGSTOP ${REDIS_STOP_MS} ms, SIGCONT`,
-        at: frozenAt - startedAt,
-        ...(owned && { backMs }),
-        ...(ready && { clientsReadyMs: Date.now() - frozenAt }),
+        ...timing,
+        ...(result.owned && { backMs: result.backMs }),
         notes: `owner after: ${await ownerName(cluster.nodes)}; away members disconnected before it, back after`,
       },
     ];
-    await loadFor(rng.between(1_000, 2_000));
-    const problems = await quiesceAndTally(
-      'cluster, redis SIGSTOP 5 s, chat + tools',
-      { seed, clients: cluster.clients, chat: cluster.chat, tools: cluster.tools, disruptions, loadMs: Date.now() - startedAt, servers: cluster.nodes },
-      budget.bound(QUIET_BOUND_MS),
-    );
-    expect(problems).toEqual(NO_PROBLEMS);
+    await expectExactlyOnce('cluster, redis SIGSTOP 5 s, chat + tools', run, cluster, startedAt, disruptions);
   }, 60_000);
 });

@@ -1,26 +1,23 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from './testing';
 import {
-  Budget,
+  type AwayMember,
   ChatLoad,
   CRASH_SPACE as SPACE,
+  cleanUpCrashTest,
   crashChatLoad,
   crashParticipants,
-  crashSeed,
-  killStartedProcesses,
+  crashRun,
+  type CrashRun,
+  disrupt,
   loadFor,
   NO_PROBLEMS,
   QUIET_BOUND_MS,
   quiesceAndTally,
-  RECONNECT_BOUND_MS,
-  removeDirs,
   SdkClients,
-  SeededRandom,
   ServerProcess,
   tempDir,
-  TEST_BUDGET_MS,
   ToolLoad,
-  waitUntil,
   writeSpaceConfig,
   type Disruption,
 } from './testing/crash-harness';
@@ -43,8 +40,6 @@ interface Setup {
   dir: string;
 }
 
-let clients: SdkClients | undefined;
-
 async function setUp(): Promise<Setup> {
   const dir = tempDir();
   const gateway = await ServerProcess.start({
@@ -53,7 +48,7 @@ async function setUp(): Promise<Setup> {
     dataDir: dir,
     configFiles: [writeSpaceConfig(dir, SPACE, PARTICIPANTS)],
   });
-  clients = new SdkClients(SPACE, () => gateway.wsUrl);
+  const clients = new SdkClients(SPACE, () => gateway.wsUrl);
   const chat = new ChatLoad(clients, CHAT);
   await chat.connect();
   return { gateway, clients, chat, dir };
@@ -64,37 +59,22 @@ async function setUp(): Promise<Setup> {
  * dir, wait (bounded) until every client is ready again. During one of them (drawn at random) the away members
  * disconnect shortly before the kill and reconnect a while after the restart.
  */
-async function killRepeatedly(
-  rng: SeededRandom,
-  kills: number,
-  setup: Setup,
-  startedAt: number,
-  away: { goAway(): void; comeBack(): void }[],
-  budget: Budget,
-): Promise<Disruption[]> {
+async function killRepeatedly(run: CrashRun, kills: number, setup: Setup, startedAt: number, away: AwayMember[]): Promise<Disruption[]> {
+  const { rng } = run;
   const disruptions: Disruption[] = [];
   const awayDuring = rng.between(0, kills - 1);
   for (let k = 0; k < kills; k++) {
     await loadFor(rng.between(1_500, 3_500));
     const isAway = k === awayDuring;
-    if (isAway) {
-      for (const member of away) member.goAway();
-      await loadFor(rng.between(100, 600));
-    }
-    const killedAt = Date.now();
-    await setup.gateway.kill9();
-    await setup.gateway.launch();
-    const backMs = Date.now() - killedAt;
-    if (isAway) {
-      await loadFor(rng.between(200, 800));
-      for (const member of away) member.comeBack();
-    }
-    const ready = await waitUntil(() => setup.clients.notReady().length === 0, budget.bound(RECONNECT_BOUND_MS));
+    const { result: backMs, timing } = await disrupt({ ...run, clients: setup.clients, startedAt }, isAway ? away : [], async (killedAt) => {
+      await setup.gateway.kill9();
+      await setup.gateway.launch();
+      return Date.now() - killedAt;
+    });
     disruptions.push({
       what: `kill -9 #${k + 1}`,
-      at: killedAt - startedAt,
+      ...timing,
       backMs,
-      ...(ready && { clientsReadyMs: Date.now() - killedAt }),
       ...(isAway && { notes: 'away members disconnected before it, back after the restart' }),
     });
   }
@@ -103,43 +83,34 @@ async function killRepeatedly(
 }
 
 describe('exactly once across a crash (one gateway process, kill -9)', () => {
-  afterEach(async () => {
-    await clients?.closeAll();
-    clients = undefined;
-    await killStartedProcesses();
-    removeDirs();
-  });
+  afterEach(cleanUpCrashTest);
 
   it('chat at ~250/s through three kill -9s: every acknowledged envelope reaches every client once, the one away during a crash included', async () => {
-    const budget = Budget.of(TEST_BUDGET_MS);
-    const seed = crashSeed(0x5eed_0001);
-    const rng = new SeededRandom(seed);
+    const run = crashRun(0x5eed_0001);
     const setup = await setUp();
     const startedAt = Date.now();
     setup.chat.start();
-    const disruptions = await killRepeatedly(rng, 3, setup, startedAt, [setup.chat], budget);
+    const disruptions = await killRepeatedly(run, 3, setup, startedAt, [setup.chat]);
     const problems = await quiesceAndTally(
       'single gateway, chat, kill -9 ×3',
-      { seed, clients: setup.clients, chat: setup.chat, disruptions, loadMs: Date.now() - startedAt, servers: [setup.gateway] },
-      budget.bound(QUIET_BOUND_MS),
+      { seed: run.seed, clients: setup.clients, chat: setup.chat, disruptions, loadMs: Date.now() - startedAt, servers: [setup.gateway] },
+      run.budget.bound(QUIET_BOUND_MS),
     );
     expect(problems).toEqual(NO_PROBLEMS);
   }, 60_000);
 
   it('tool calls during the load (a participant’s tool, a bridged MCP server, a MEWAgent’s calls) run at most once per request through kill -9s', async () => {
-    const budget = Budget.of(TEST_BUDGET_MS);
-    const seed = crashSeed(0x5eed_0002);
-    const rng = new SeededRandom(seed);
+    const run = crashRun(0x5eed_0002);
     const setup = await setUp();
     const tools = await ToolLoad.start(setup.clients, setup.dir);
     const startedAt = Date.now();
     setup.chat.start();
     tools.start(150, 700);
-    const disruptions = await killRepeatedly(rng, 3, setup, startedAt, [setup.chat, tools], budget);
+    const disruptions = await killRepeatedly(run, 3, setup, startedAt, [setup.chat, tools]);
     const problems = await quiesceAndTally(
       'single gateway, tools + chat, kill -9 ×3',
-      { seed, clients: setup.clients, chat: setup.chat, tools, disruptions, loadMs: Date.now() - startedAt, servers: [setup.gateway] },
-      budget.bound(QUIET_BOUND_MS),
+      { seed: run.seed, clients: setup.clients, chat: setup.chat, tools, disruptions, loadMs: Date.now() - startedAt, servers: [setup.gateway] },
+      run.budget.bound(QUIET_BOUND_MS),
     );
     expect(problems).toEqual(NO_PROBLEMS);
   }, 60_000);

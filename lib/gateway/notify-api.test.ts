@@ -3,20 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testSubscriber } from '../notify/testing';
-import { spaceConfig, startGatewayWith, tokenOf, type TestGateway } from './testing';
+import { gatewaysOn, spaceConfig, tokenOf, type TestGateway } from './testing';
 
 const config = spaceConfig('alerts', { lead: [{ kind: '*' }], agent: [{ kind: 'mcp/proposal' }, { kind: 'chat' }] });
 
 describe('notification endpoints', () => {
-  const open: TestGateway[] = [];
-  afterEach(async () => {
-    for (const gw of open.splice(0)) await gw.close();
-  });
-  async function start(dataDir?: string) {
-    const gw = await startGatewayWith({ configs: [config], dataDir });
-    open.push(gw);
-    return gw;
-  }
+  const { start, stop, closeAll } = gatewaysOn(config);
+  afterEach(closeAll);
   const call = (gw: TestGateway, path: string, token?: string, init: { method?: string; body?: unknown } = {}) =>
     fetch(gw.httpUrl(path), {
       method: init.method ?? 'GET',
@@ -29,8 +22,7 @@ describe('notification endpoints', () => {
     const first = await start(dataDir);
     const { publicKey } = (await (await call(first, '/api/push/public-key')).json()) as { publicKey: string };
     expect(Buffer.from(publicKey, 'base64url')).toHaveLength(65); // an uncompressed P-256 point
-    await first.close();
-    open.splice(0);
+    await stop(first);
     const again = await start(dataDir);
     expect(await (await call(again, '/api/push/public-key')).json()).toEqual({ publicKey });
   });

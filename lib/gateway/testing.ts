@@ -50,6 +50,27 @@ export async function startGatewayWith(
   };
 }
 
+/**
+ * Gateways on one config, each on a data directory or none, for tests that restart a gateway on its data: `stop`
+ * closes one, `closeAll` (after each test) whichever are still open.
+ */
+export function gatewaysOn(config: unknown) {
+  const open = new Set<TestGateway>();
+  async function start(dataDir?: string): Promise<TestGateway> {
+    const gw = await startGatewayWith({ configs: [config], dataDir });
+    open.add(gw);
+    return gw;
+  }
+  async function stop(gw: TestGateway): Promise<void> {
+    open.delete(gw);
+    await gw.close();
+  }
+  async function closeAll(): Promise<void> {
+    for (const gw of [...open]) await stop(gw);
+  }
+  return { start, stop, closeAll };
+}
+
 export type Frame = Record<string, any>;
 
 /** A ws client that parses and queues every frame, so tests can await the next one matching a predicate. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IssuedParticipantToken } from '../protocol';
-import { joinAs, spaceConfig, startGatewayWith, tokenOf, type TestGateway } from './testing';
+import { joinAs, gatewaysOn, spaceConfig, tokenOf, type TestGateway } from './testing';
 
 const ADMIN = 'admin-token-0123456789';
 /** `lead` is an operator (unrestricted capability/grant); `helper` may grant chat only; `coder` is an MCP client. */
@@ -18,15 +18,8 @@ const config = spaceConfig(
 );
 
 describe('POST /api/spaces/{space}/participants/{id}/tokens', () => {
-  const open: TestGateway[] = [];
-  afterEach(async () => {
-    for (const gw of open.splice(0)) await gw.close();
-  });
-  async function start(dataDir?: string) {
-    const gw = await startGatewayWith({ configs: [config], dataDir });
-    open.push(gw);
-    return gw;
-  }
+  const { start, stop, closeAll } = gatewaysOn(config);
+  afterEach(closeAll);
   const issue = (gw: TestGateway, participant: string, token: string, body?: unknown) =>
     fetch(gw.httpUrl(`/api/spaces/tok/participants/${participant}/tokens`), {
       method: 'POST',
@@ -64,8 +57,7 @@ describe('POST /api/spaces/{space}/participants/{id}/tokens', () => {
     expect(JSON.stringify(audit)).not.toContain(issued.token);
 
     // It survives a restart: the gateway kept its SHA-256, never the token.
-    await gw.close();
-    open.splice(0);
+    await stop(gw);
     const again = await start(dataDir);
     const rejoined = await joinAs(again, issued.token, 'space=tok');
     expect(rejoined.welcome!.payload.you.id).toBe('coder');

@@ -5,9 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer, type ServerOptions } from 'ws';
 import { BEARER_SUBPROTOCOL_PREFIX, MEW_SUBPROTOCOL } from '../protocol';
 import { spaceConfig, startTestGateway, tokenOf } from '../gateway/testing';
-import { MEWClient, type MEWClientOptions } from './mew-client';
 import { JOIN_FRAME_FALLBACK_MS } from './sdk-defaults';
-import { nextEvent, recordEvents, TEST_BACKOFF } from './testing';
+import { nextEvent, recordEvents, testCleanups } from './testing';
 import { JOIN_FRAME_SUBPROTOCOL } from '../protocol';
 import { createWebSocketTransport, type TransportFactory } from './transport';
 
@@ -59,17 +58,12 @@ async function gateway(options: { welcomeAfterMs?: number; handleProtocols?: Ser
 const isJoin = (frame: Record<string, unknown>) => frame.type === 'join';
 
 describe('MEWClient sends the join frame only to a gateway that did not take part in the MEW handshake', () => {
-  const cleanups: (() => unknown)[] = [];
+  const cleanups = testCleanups();
+  const { client } = cleanups;
   afterEach(async () => {
     vi.useRealTimers();
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    await cleanups.run();
   });
-
-  function client(options: MEWClientOptions): MEWClient {
-    const c = new MEWClient({ backoff: TEST_BACKOFF, ...options });
-    cleanups.push(() => c.disconnect());
-    return c;
-  }
 
   async function start(options: Parameters<typeof gateway>[0]) {
     const gw = await gateway(options);

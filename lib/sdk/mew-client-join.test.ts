@@ -4,9 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { spaceConfig, startTestGateway, tokenOf } from '../gateway/testing';
-import { MEWClient, type MEWClientOptions } from './mew-client';
 import { JOIN_FRAME_FALLBACK_MS } from './sdk-defaults';
-import { nextEvent, recordEvents, TEST_BACKOFF } from './testing';
+import { nextEvent, recordEvents, testCleanups } from './testing';
 import { createWebSocketTransport, type TransportFactory, type TransportRequest } from './transport';
 
 const TOKEN = 'ref-token-0123456789';
@@ -58,17 +57,12 @@ function recording(requests: TransportRequest[], sent: string[]): TransportFacto
 const isJoinFrame = (frame: string) => (JSON.parse(frame) as { type?: string }).type === 'join';
 
 describe('MEWClient joining gateways that want a join frame, and ours', () => {
-  const cleanups: (() => unknown)[] = [];
+  const cleanups = testCleanups();
+  const { client } = cleanups;
   afterEach(async () => {
     vi.useRealTimers();
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    await cleanups.run();
   });
-
-  function client(options: MEWClientOptions): MEWClient {
-    const c = new MEWClient({ backoff: TEST_BACKOFF, ...options });
-    cleanups.push(() => c.disconnect());
-    return c;
-  }
 
   async function referenceGateway() {
     const gateway = await startJoinFrameGateway();

@@ -32,18 +32,18 @@ function instrumented() {
   return { transport, state, inject: (frame: unknown) => deliver!(JSON.stringify(frame)) };
 }
 
+// Each test, in both blocks, on a gateway of its own; the participants it connected are gone after it.
+let gw: TestGateway;
+const participants = participantFactory('once', () => gw.wsUrl(), tokenOf);
+beforeEach(async () => {
+  gw = await startTestGateway(config);
+});
+afterEach(async () => {
+  participants.disconnectAll();
+  await gw.close();
+});
+
 describe('MEWParticipant runs a request id once, and answers it again from what it stored', () => {
-  let gw: TestGateway;
-  const participants = participantFactory('once', () => gw.wsUrl(), tokenOf);
-
-  beforeEach(async () => {
-    gw = await startTestGateway(config);
-  });
-  afterEach(async () => {
-    participants.disconnectAll();
-    await gw.close();
-  });
-
   /** calc, with an `add` tool that counts its runs (and may be held until `release`), over an instrumented transport. */
   async function calculator(options: Partial<MEWParticipantOptions> = {}) {
     const wire = instrumented();
@@ -167,16 +167,6 @@ describe('MEWParticipant runs a request id once, and answers it again from what 
 });
 
 describe('MEWParticipant hears of sends the client gave up on', () => {
-  let gw: TestGateway;
-  const participants = participantFactory('once', () => gw.wsUrl(), tokenOf);
-  beforeEach(async () => {
-    gw = await startTestGateway(config);
-  });
-  afterEach(async () => {
-    participants.disconnectAll();
-    await gw.close();
-  });
-
   it('sendAndAwait and mcpRequest in doubt at disconnect() reject with UnacknowledgedSendError at once', async () => {
     const wire = instrumented();
     const caller = await participants.connect('caller', { autoDiscovery: false, transport: wire.transport });

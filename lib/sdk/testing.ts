@@ -4,7 +4,7 @@
  */
 import type { Unsubscribe } from './event-hub';
 import type { JsonSchema } from './json-schema-validator';
-import type { ClientEvents, MEWClient } from './mew-client';
+import { type ClientEvents, MEWClient, type MEWClientOptions } from './mew-client';
 import { MEWParticipant, type MEWParticipantOptions, type ParticipantEvents } from './mew-participant';
 import { createWebSocketTransport, type TransportFactory } from './transport';
 
@@ -94,6 +94,33 @@ export function leakyTransport(): { transport: TransportFactory; inject: (text: 
 
 /** Reconnect delays short enough for tests. */
 export const TEST_BACKOFF = { minDelayMs: 20, maxDelayMs: 100 };
+
+/**
+ * What a test started, undone after it in reverse order (`push` a cleanup); `client` makes a MEWClient with the test
+ * backoff that is disconnected then.
+ *
+ * @example
+ * const cleanups = testCleanups();
+ * afterEach(() => cleanups.run());
+ * const alice = cleanups.client({ gateway: gw.url, space: 'room', token });
+ */
+export function testCleanups() {
+  const cleanups: (() => unknown)[] = [];
+  function push(cleanup: () => unknown): void {
+    cleanups.push(cleanup);
+  }
+  return {
+    push,
+    client(options: MEWClientOptions): MEWClient {
+      const client = new MEWClient({ backoff: TEST_BACKOFF, ...options });
+      push(() => client.disconnect());
+      return client;
+    },
+    async run(): Promise<void> {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    },
+  };
+}
 
 /**
  * Makes participants of one space on a test gateway and disconnects them all afterwards.

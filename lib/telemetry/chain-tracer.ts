@@ -404,22 +404,7 @@ export class ChainTracer {
   private reasoningStart(envelope: Envelope<'reasoning/start'>): void {
     const payload = envelope.payload as Payload | undefined;
     const parent = this.parentOf(envelope, 'work');
-    const span = this.options.tracer.startSpan(
-      'reasoning',
-      {
-        kind: SpanKind.INTERNAL,
-        attributes: {
-          ...this.base,
-          [MEW_KIND]: envelope.kind,
-          [MEW_PARTICIPANT]: envelope.from,
-          [MEW_ENVELOPE_ID]: envelope.id,
-          ...this.content(MEW_MESSAGE, payload?.message),
-        },
-        links: this.linksOf(envelope, parent),
-        startTime: this.now(),
-      },
-      parent,
-    );
+    const span = this.messageSpan('reasoning', envelope, payload?.message, parent, { links: this.linksOf(envelope, parent), startTime: this.now() });
     this.reasoning.set(envelope.id, { span, participant: envelope.from });
     this.reasoningOf.set(envelope.from, envelope.id);
     this.follow(envelope.id, span);
@@ -455,23 +440,21 @@ export class ChainTracer {
 
   /** A chat's span (it takes no time): made when it arrives, or when work it started links to it. */
   private chatSpan(envelope: Envelope<'chat'>, at: number, parent: Context): Followed {
-    const span = this.options.tracer.startSpan(
-      'chat',
-      {
-        kind: SpanKind.INTERNAL,
-        attributes: {
-          ...this.base,
-          [MEW_KIND]: envelope.kind,
-          [MEW_PARTICIPANT]: envelope.from,
-          [MEW_ENVELOPE_ID]: envelope.id,
-          ...this.content(MEW_MESSAGE, (envelope.payload as Payload).text),
-        },
-        startTime: at,
-      },
-      parent,
-    );
+    const span = this.messageSpan('chat', envelope, (envelope.payload as Payload).text, parent, { startTime: at });
     span.end(at);
     return this.follow(envelope.id, span, true);
+  }
+
+  /** A span of an envelope that carries a message (a reasoning's opening, a chat): who sent what, and its text if captured. */
+  private messageSpan(name: string, envelope: Envelope, message: unknown, parent: Context, start: { links?: Link[]; startTime: number }): Span {
+    const attributes: Attributes = {
+      ...this.base,
+      [MEW_KIND]: envelope.kind,
+      [MEW_PARTICIPANT]: envelope.from,
+      [MEW_ENVELOPE_ID]: envelope.id,
+      ...this.content(MEW_MESSAGE, message),
+    };
+    return this.options.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes, ...start }, parent);
   }
 
   /**

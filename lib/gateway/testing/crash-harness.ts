@@ -38,6 +38,18 @@ export function crashSeed(fixed: number): number {
   return fromEnv ? Number(fromEnv) >>> 0 : fixed >>> 0;
 }
 
+/** A test's seed (see `crashSeed`), the generator of its disruptions' moments, and its time budget. */
+export interface CrashRun {
+  seed: number;
+  rng: SeededRandom;
+  budget: Budget;
+}
+
+export function crashRun(fixedSeed: number): CrashRun {
+  const seed = crashSeed(fixedSeed);
+  return { seed, rng: new SeededRandom(seed), budget: Budget.of(TEST_BUDGET_MS) };
+}
+
 /** mulberry32: a small, good-enough seeded generator (the moments of the disruptions, never the assertions). */
 export class SeededRandom {
   private state: number;
@@ -375,6 +387,16 @@ export class DeliveryLog {
 
 type Closer = () => void | Promise<void>;
 
+/** Every SdkClients not closed yet: `cleanUpCrashTest` closes them. */
+const openClients = new Set<SdkClients>();
+
+/** After each crash test: closes the SDK clients still open, ends every process started, removes every temp dir. */
+export async function cleanUpCrashTest(): Promise<void> {
+  for (const clients of [...openClients]) await clients.closeAll();
+  await killStartedProcesses();
+  removeDirs();
+}
+
 /** Creates the SDK clients of one space (all with catch-up `missed` and reconnect on), logs their deliveries, closes them all. */
 export class SdkClients {
   readonly logs: DeliveryLog[] = [];
@@ -390,7 +412,9 @@ export class SdkClients {
     readonly space: string,
     /** The gateway (or node) each participant connects to. */
     readonly urlFor: (participantId: string) => string,
-  ) {}
+  ) {
+    openClients.add(this);
+  }
 
   options(participantId: string): MEWClientOptions {
     return {
@@ -464,6 +488,7 @@ export class SdkClients {
 
   /** Closes everything registered, newest first; each gets at most 3 s (the processes are killed afterwards anyway). */
   async closeAll(): Promise<void> {
+    openClients.delete(this);
     for (const close of this.closers.splice(0).reverse()) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
@@ -948,6 +973,36 @@ export interface Disruption {
   backMs?: number;
   clientsReadyMs?: number;
   notes?: string;
+}
+
+/** Members of the load that disconnect on purpose around a disruption (`ChatLoad`, `ToolLoad`). */
+export interface AwayMember {
+  goAway(): void;
+  comeBack(): void;
+}
+
+/**
+ * One disruption under load: `act` (a kill, a freeze) is given the time it began; the `away` members (often none)
+ * disconnect a random while before it and come back a random while after. Then waits (bounded) until every client is
+ * ready again. Returns what `act` returned, and when it began and the clients were ready, from `startedAt` (the load's start).
+ */
+export async function disrupt<T>(
+  run: Pick<CrashRun, 'rng' | 'budget'> & { clients: SdkClients; startedAt: number },
+  away: AwayMember[],
+  act: (at: number) => Promise<T>,
+): Promise<{ result: T; timing: Pick<Disruption, 'at' | 'clientsReadyMs'> }> {
+  if (away.length) {
+    for (const member of away) member.goAway();
+    await loadFor(run.rng.between(100, 600));
+  }
+  const at = Date.now();
+  const result = await act(at);
+  if (away.length) {
+    await loadFor(run.rng.between(200, 800));
+    for (const member of away) member.comeBack();
+  }
+  const ready = await waitUntil(() => run.clients.notReady().length === 0, run.budget.bound(RECONNECT_BOUND_MS));
+  return { result, timing: { at: at - run.startedAt, ...(ready && { clientsReadyMs: Date.now() - at }) } };
 }
 
 /**
