@@ -17,7 +17,14 @@ const AGENT = [
   { kind: 'mcp/proposal', payload: { method: 'tools/call' } },
   { kind: ['mcp/withdraw', 'chat'] },
 ];
-const CONFIG = spaceConfig('crew', { lead: [{ kind: '*' }], agent: AGENT, tools: [{ kind: 'mcp/response' }], viewer: [{ kind: 'chat' }] });
+const CONFIG = spaceConfig('crew', {
+  lead: [{ kind: '*' }],
+  agent: AGENT,
+  tools: [{ kind: 'mcp/response' }],
+  viewer: [{ kind: 'chat' }],
+  // May only propose: it cannot ask for listings itself.
+  proposer: [{ kind: ['mcp/proposal', 'mcp/withdraw'] }],
+});
 
 let gw: TestGateway;
 let participants: ReturnType<typeof participantFactory>;
@@ -54,6 +61,7 @@ afterEach(async () => {
     }),
   );
   await expect.poll(() => gw.gateway.spaces.get('crew')!.participants.get('agent')!.online).toBe(false);
+  await expect.poll(() => gw.gateway.spaces.get('crew')!.participants.get('proposer')!.online).toBe(false);
 });
 afterAll(async () => {
   participants.disconnectAll();
@@ -114,6 +122,21 @@ describe('the space as an MCP server', () => {
     expect(gw.gateway.spaces.get('crew')!.participants.get('agent')!.online).toBe(true);
     // A participant that may neither call nor propose them sees none of them (it may chat, so it may ask a human).
     expect((await (await mcpClient('viewer', 'query')).listTools()).tools.map((t) => t.name)).toEqual([ASK_HUMAN_TOOL]);
+  });
+
+  it('lists what the space has seen listed to a client that may only propose, and holds its calls for approval', async () => {
+    await lead.mcpRequest('tools', { method: 'tools/list' });
+    const client = await mcpClient('proposer');
+    await expect
+      .poll(async () => (await client.listTools()).tools.map((t) => [t.name, t._meta?.[TOOL_META.approval]]))
+      .toEqual([
+        ['tools__read_note', 'proposal'],
+        ['tools__write_note', 'proposal'],
+      ]);
+    const call = client.callTool({ name: 'tools__read_note', arguments: { path: 'b.md' } });
+    await expect.poll(() => lead.proposals.pending().find((p) => p.proposer === 'proposer')?.toolName, { timeout: 5_000 }).toBe('read_note');
+    await lead.proposals.fulfil(lead.proposals.pending().find((p) => p.proposer === 'proposer')!.id).outcome;
+    expect(await call).toEqual({ content: [{ type: 'text', text: 'note b.md: hello' }] });
   });
 
   it('calls a tool it may call at once, the result returned as the tool gave it', async () => {

@@ -4,6 +4,7 @@ import { GatewayError } from '../gateway/gateway-error';
 import type { HttpRoute } from '../gateway/http-api';
 import { bearer, decodePathSegment, readBody, sendJson } from '../gateway/http-util';
 import type { Space } from '../gateway/space';
+import type { DiscoveredTool } from '../sdk/tool-discovery';
 import type { TransportFactory } from '../sdk/transport';
 import type { McpSpaceSession } from './mcp-session';
 
@@ -27,6 +28,8 @@ export interface McpEndpointOptions {
   gatewayUrl: string;
   /** How it joins: in this process, as one of the participant's connections (`SpaceHostContext.join`). */
   join?: TransportFactory;
+  /** The tools the space has seen listed, for sessions that may propose calls but not list tools themselves. */
+  catalog?(): DiscoveredTool[];
   log(line: string): void;
 }
 
@@ -84,6 +87,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const session = new McpSpaceSession({
       gatewayUrl: options.gatewayUrl,
       transport: options.join,
+      catalog: options.catalog,
       space: space.id,
       token: token!,
       log: (line) => options.log(`[${space.id}/mcp ${participant.id}] ${line}`),

@@ -54,6 +54,11 @@ export interface McpSessionOptions {
   onInitialized(session: McpSpaceSession): void;
   /** Told once the session has ended, whoever ended it. */
   onClosed(session: McpSpaceSession): void;
+  /**
+   * The tools the space has seen listed (tool pinning keeps every `tools/list` answer), for a participant that may
+   * propose calls but not ask for listings itself.
+   */
+  catalog?(): DiscoveredTool[];
 }
 
 /**
@@ -201,10 +206,10 @@ export class McpSpaceSession {
 
   /** Every tool of the others that this participant may call or propose, as MCP tools, and asking a human. */
   private async listTools(): Promise<Tool[]> {
-    await this.participant.discovery.waitForPending(DISCOVERY_WAIT_MS);
+    const known = await this.spaceTools();
     this.listing.clear();
     const tools: Tool[] = mayAsk(this.participant) ? [askHumanTool] : [];
-    for (const tool of this.participant.discovery.available()) {
+    for (const tool of known) {
       if (tool.participantId === this.participant.id) continue;
       const approval = this.approvalFor(tool.name);
       if (!approval) continue;
@@ -213,6 +218,15 @@ export class McpSpaceSession {
       tools.push(mcpTool(name, tool, approval));
     }
     return tools;
+  }
+
+  /** The others' tools: those it discovers when it may ask for listings, else those the space has seen listed. */
+  private async spaceTools(): Promise<DiscoveredTool[]> {
+    if (!this.options.catalog || this.participant.canSend('mcp/request', { jsonrpc: '2.0', id: 0, method: 'tools/list' })) {
+      await this.participant.discovery.waitForPending(DISCOVERY_WAIT_MS);
+      return this.participant.discovery.available();
+    }
+    return this.options.catalog();
   }
 
   /** Whether a call of `tool` would be sent as a request or a proposal, or neither. */

@@ -134,6 +134,14 @@ export class ToolPinRecords {
     return row && { pinned: JSON.parse(row.pinned_definition) as ToolDefinition, current: JSON.parse(row.current_definition) as ToolDefinition };
   }
 
+  /** Every tool's current definition, as the space last saw it listed, by participant. */
+  currentDefinitions(): { participant: string; definition: ToolDefinition }[] {
+    const rows = this.database.db
+      .prepare('SELECT participant, current_definition FROM tool_pins WHERE space = ? ORDER BY participant, tool')
+      .all(this.space) as Pick<PinRow, 'participant' | 'current_definition'>[];
+    return rows.map((row) => ({ participant: row.participant, definition: JSON.parse(row.current_definition) as ToolDefinition }));
+  }
+
   list(): ToolPin[] {
     return this.rows().map(listingOf);
   }
