@@ -22,6 +22,8 @@ export const askHumanTool: Tool = {
     },
     required: ['question'],
   },
+  // An answer can take long: a client that supports tasks may run the question as one (`ApprovalTasks`).
+  execution: { taskSupport: 'optional' },
   annotations: { readOnlyHint: true, openWorldHint: true },
 };
 

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../gateway/testing';
 import type { MEWParticipant } from '../sdk/mew-participant';
@@ -165,6 +166,43 @@ describe('the space as an MCP server', () => {
     expect(notes).toEqual(['ship it']);
     // Audited as the participant it is.
     expect(gw.audit.query({ space: 'crew', type: ['PROPOSAL_FULFILLED'] }).at(-1)).toMatchObject({ actor: 'lead', subject: 'agent' });
+  });
+
+  it('runs a call that waits for approval as a task when the client asks for one; cancelling the task withdraws it', async () => {
+    const client = await mcpClient();
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'tools__write_note')?.execution).toEqual({ taskSupport: 'optional' });
+    const messages: { type: string; task?: { taskId: string; status: string }; result?: unknown }[] = [];
+    const streamed = (async () => {
+      for await (const message of client.experimental.tasks.callToolStream(
+        { name: 'tools__write_note', arguments: { text: 'as a task' } },
+        CallToolResultSchema,
+        {
+          task: { ttl: 60_000 },
+        },
+      ))
+        messages.push(message as (typeof messages)[number]);
+    })();
+    const proposal = await pendingOf('write_note');
+    await expect.poll(() => messages[0]?.type).toBe('taskCreated');
+    await lead.proposals.fulfil(proposal.id).outcome;
+    await streamed;
+    expect(messages.at(-1)).toMatchObject({ type: 'result', result: { content: [{ type: 'text', text: 'written: as a task' }] } });
+    expect(notes).toContain('as a task');
+
+    const cancelled: { type: string; task?: { taskId: string } }[] = [];
+    const second = (async () => {
+      for await (const message of client.experimental.tasks.callToolStream({ name: 'tools__write_note', arguments: { text: 'never' } }, CallToolResultSchema, {
+        task: { ttl: 60_000 },
+      }))
+        cancelled.push(message as (typeof cancelled)[number]);
+    })().catch(() => undefined);
+    await pendingOf('write_note');
+    await expect.poll(() => cancelled[0]?.task?.taskId).toBeDefined();
+    await client.experimental.tasks.cancelTask(cancelled[0].task!.taskId);
+    await expect.poll(() => lead.proposals.pending().filter((p) => p.proposer === 'agent').length, { timeout: 5_000 }).toBe(0);
+    await second;
+    expect(notes).not.toContain('never');
   });
 
   it('returns a rejection as isError with its reason and explanation', async () => {

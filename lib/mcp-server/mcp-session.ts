@@ -16,6 +16,7 @@ import { MEWParticipant } from '../sdk/mew-participant';
 import { type TransportFactory, withQuery } from '../sdk/transport';
 import { CapabilityDeniedError, GatewayRefusalError, McpError, ProposalRejectedError, RequestCancelledError, RequestTimeoutError } from '../sdk/sdk-errors';
 import type { DiscoveredTool } from '../sdk/tool-discovery';
+import { ApprovalTasks } from './approval-tasks';
 import { ASK_HUMAN_TOOL, askHuman, askHumanTool, mayAsk } from './ask-human-tool';
 import { exposedToolName } from './mcp-tool-names';
 import { type CallContext, reportWhileWaiting } from './waiting-progress';
@@ -24,6 +25,8 @@ import { type CallContext, reportWhileWaiting } from './waiting-progress';
 const DISCOVERY_WAIT_MS = 2_000;
 /** How long a call that needs approval waits for a decision and the tool's answer; past it, the proposal is withdrawn. */
 export const APPROVAL_WAIT_MS = 15 * 60_000;
+/** How often a client should poll a task waiting for a person (`tasks/get`): a decision is seen within a second. */
+const TASK_POLL_MS = 1_000;
 /** How long a rejection's result waits for the explanation a rejector sends after it (a chat correlated to the reject). */
 const EXPLANATION_WAIT_MS = 1_500;
 /** How long an ending session waits for the gateway to echo the withdrawal of its proposals before it leaves. */
@@ -77,6 +80,8 @@ export class McpSpaceSession {
   private readonly server: Server;
   private readonly immediateServer: Server;
   private readonly listing = new Map<string, ListedSpaceTool>();
+  /** Calls run as tasks (clients that support them); the SDK answers `tasks/*` from it. */
+  private readonly tasks = new ApprovalTasks();
   private listChanged?: ReturnType<typeof setTimeout>;
   private closed = false;
   /** Calls under way: aborted (their proposals withdrawn) when the session ends. */
@@ -94,8 +99,8 @@ export class McpSpaceSession {
       autoDiscovery: true,
       ...(options.transport && { transport: options.transport }),
     });
-    this.server = this.mcpServer();
-    this.immediateServer = this.mcpServer();
+    this.server = this.mcpServer(true);
+    this.immediateServer = this.mcpServer(false);
     this.transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: () => options.onInitialized(this) });
     // Initialized after the session's own transport (see `handle`): the same session id.
     this.immediate = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => this.transport.sessionId!, enableJsonResponse: true });
@@ -107,22 +112,38 @@ export class McpSpaceSession {
     });
   }
 
-  /** The space's tools as an MCP server (one for each of the session's transports). */
-  private mcpServer(): Server {
+  /**
+   * The space's tools as an MCP server (one for each of the session's transports). The one that serves calls that
+   * may wait (`withTasks`) also runs them as tasks for a client that asks for one.
+   */
+  private mcpServer(withTasks: boolean): Server {
     const server = new Server(
       { name: `mew-space-${this.options.space}`, version: '0.4.0' },
       {
-        capabilities: { tools: { listChanged: true } },
+        capabilities: {
+          tools: { listChanged: true },
+          ...(withTasks && { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }),
+        },
         instructions: `The tools of MEW space "${this.options.space}". A call marked mew/approval: proposal waits until a supervisor approves or rejects it.`,
+        ...(withTasks && { taskStore: this.tasks }),
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools() }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-      const call: CallContext = { signal: extra.signal, progressToken: request.params._meta?.progressToken, notify: extra.sendNotification };
-      const args = request.params.arguments ?? {};
-      return request.params.name === ASK_HUMAN_TOOL && mayAsk(this.participant)
-        ? askHuman(this.participant, args, call)
-        : this.callTool(request.params.name, args, call);
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const { name, arguments: args = {}, task } = request.params;
+      const call = (context: CallContext) =>
+        name === ASK_HUMAN_TOOL && mayAsk(this.participant) ? askHuman(this.participant, args, context) : this.callTool(name, args, context);
+      const { taskStore } = extra;
+      if (task && taskStore) {
+        const created = await taskStore.createTask({ ttl: task.ttl ?? APPROVAL_WAIT_MS, pollInterval: TASK_POLL_MS });
+        this.tasks.run(
+          created.taskId,
+          (signal) => call({ signal, notify: async () => undefined }),
+          (result) => taskStore.storeTaskResult(created.taskId, result.isError ? 'failed' : 'completed', result),
+        );
+        return { task: created };
+      }
+      return call({ signal: extra.signal, progressToken: request.params._meta?.progressToken, notify: extra.sendNotification });
     });
     return server;
   }
@@ -149,9 +170,9 @@ export class McpSpaceSession {
 
   /** Whether every message of a POST is answered without waiting for anyone but the tool. */
   private answersAtOnce(body: unknown): boolean {
-    const message = body as { method?: unknown; params?: { name?: unknown } } | null;
+    const message = body as { method?: unknown; params?: { name?: unknown; task?: unknown } } | null;
     if (message?.method === 'tools/list') return true;
-    if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string') return false;
+    if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string' || message.params.task !== undefined) return false;
     const target = this.listing.get(message.params.name);
     return target !== undefined && this.approvalFor(target.tool) === 'direct';
   }
@@ -177,6 +198,7 @@ export class McpSpaceSession {
     clearTimeout(this.listChanged);
     const proposals = [...this.calls.values()].flatMap((call) => call.proposalId ?? []);
     for (const controller of this.calls.keys()) controller.abort(new Error('the MCP session ended'));
+    this.tasks.close();
     await this.withdrawn(proposals);
     this.participant.disconnect();
     await Promise.all([this.server.close(), this.immediateServer.close()]).catch(() => undefined);
@@ -326,6 +348,8 @@ function mcpTool(name: string, tool: DiscoveredTool, approval: ListedSpaceTool['
     description: `${tool.description ?? tool.name} [served by ${tool.participantId} in a MEW space.${waits}]`,
     inputSchema: schema?.type === 'object' ? schema : { type: 'object' },
     ...(tool.security && { annotations: annotationsOf(tool.security) }),
+    // A call that waits for a person may run as a task, for clients that support them.
+    ...(approval === 'proposal' && { execution: { taskSupport: 'optional' as const } }),
     _meta: { [TOOL_META.participant]: tool.participantId, [TOOL_META.tool]: tool.name, [TOOL_META.approval]: approval },
   };
 }
