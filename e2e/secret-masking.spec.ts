@@ -78,6 +78,17 @@ test('a token in a proposal, a thought, a chat and a question shows masked every
   await expect(args).toContainText(`"note": "push with ${masked}"`);
   await expect(card.getByRole('button', { name: 'Reveal the secret in this proposal (audited)' })).toBeVisible();
 
+  // "Approve for…": the rule would pin the token (a secret-named field) and the note; what it covers shows them masked.
+  await card.getByRole('button', { name: 'Approve for…' }).click();
+  const ruleDialog = page.getByRole('dialog', { name: `Approve ${tool} by a rule` });
+  const scope = ruleDialog.getByRole('region', { name: 'What the rule approves' });
+  await expect(scope).toContainText(`exactly …${token.slice(-4)}`);
+  await expect(scope).toContainText(`exactly push with ${masked}`);
+  await expect(scope.getByText('secret masked', { exact: true })).toBeVisible();
+  await expectNowhere(page, token);
+  await ruleDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ruleDialog).toBeHidden();
+
   // The thought, once its thread is open.
   const reasoningPanel = page.getByRole('region', { name: 'Reasoning' });
   const toggle = reasoningPanel.getByRole('button', { name: new RegExp(`Planning the deploy of ${u}`) });

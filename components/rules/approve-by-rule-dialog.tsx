@@ -6,6 +6,7 @@ import { Kbd } from '@/components/proposals/kbd';
 import { RiskBadge } from '@/components/proposals/risk-badge';
 import { needsConfirmation } from '@/components/proposals/use-proposal-actions';
 import { Dialog, DialogFooter } from '@/components/ui/dialog';
+import { SecretMask, useMaskedValue } from '@/components/watch/revealed-secrets';
 import { scopeOf } from '@/lib/rules/rule-shape';
 import type { Proposal } from '@/lib/store';
 import { APPROVAL_SCOPES, approvalRuleFor, scopeEnd, scopeLabel, type ApprovalScope } from './use-approve-for';
@@ -16,7 +17,8 @@ const sentenceCase = (text: string) => text.charAt(0).toUpperCase() + text.slice
  * The one safe "always": before a rule approves this proposal and the later ones of its shape, it shows exactly what
  * the rule will cover (the narrowest match of this proposal: its proposer, target, tool, and each argument pinned or
  * free) and for how long (always, an hour, the proposer's session), with the tool's risk. Focus starts on the
- * duration; Enter or Ctrl/⌘+Enter confirms, Escape cancels. Mounted only while open.
+ * duration; Enter or Ctrl/⌘+Enter confirms, Escape cancels. Mounted only while open. The argument values the rule
+ * pins are this proposal's, so a secret among them shows masked as on its card, with the operator's audited Reveal.
  */
 export function ApproveByRuleDialog({
   proposal: p,
@@ -34,7 +36,8 @@ export function ApproveByRuleDialog({
   const scopeId = useId();
   const name = p.toolName ?? p.method;
   const rule = useMemo(() => approvalRuleFor(p, 'always'), [p]);
-  const lines = useMemo(() => scopeOf(rule.match, p.method === 'tools/call' ? p.arguments : undefined), [rule, p]);
+  const match = useMaskedValue(p.id, rule.match);
+  const lines = useMemo(() => scopeOf(match.shown, p.method === 'tools/call' ? p.arguments : undefined), [match.shown, p]);
   const risky = needsConfirmation(p);
 
   const confirm = () => {
@@ -74,6 +77,11 @@ export function ApproveByRuleDialog({
       >
         <section id={scopeId} aria-label="What the rule approves" className="rounded border border-slate-700 p-2">
           <h3 className="mb-1 text-xs font-semibold tracking-wide text-slate-400 uppercase">What the rule approves</h3>
+          {match.secret && (
+            <p className="mb-1">
+              <SecretMask envelopeId={p.id} what="proposal" />
+            </p>
+          )}
           <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-sm">
             {lines.map((line) => (
               <div key={line.field} className="contents">

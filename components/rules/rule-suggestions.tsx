@@ -5,16 +5,42 @@ import { toast } from 'sonner';
 import { buttonClass } from '@/components/proposals/button-styles';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { useStoredState } from '@/components/session/use-stored-state';
+import { SecretMask, useMaskedValue } from '@/components/watch/revealed-secrets';
 import type { RuleMode } from '@/lib/rules/approval-rule';
 import { humanDecisions } from '@/lib/rules/human-decisions';
 import { RuleEngine } from '@/lib/rules/rule-engine';
-import { proposalFacts } from '@/lib/rules/rule-shape';
+import { describeMatch, proposalFacts } from '@/lib/rules/rule-shape';
 import { suggestRules, type RuleSuggestion } from '@/lib/rules/rule-suggestions';
+import { maskValue } from '@/lib/secrets/secret-masking';
+import type { Proposal } from '@/lib/store';
 import { useRules } from './rules-context';
 
 /** At most this many suggestions show at once (the rest wait until these are taken or dismissed). */
 const SHOWN = 2;
 const NO_KEYS: string[] = [];
+/** What a decision line shows of the arguments JSON. */
+const ARGUMENTS_SHOWN = 120;
+const NO_ARGUMENTS = {};
+
+/**
+ * A suggested rule's name with its secrets masked, as shown and as saved. The name describes the rule's match
+ * (`describeMatch`), which a suggestion pins from proposals' arguments: a secret among them is masked in the name as
+ * on the proposals' cards, while the match keeps the real value (the rule must match the calls). Names show
+ * unmasked wherever rules are listed, so one holding a secret would leak it there.
+ */
+function maskedRuleName(rule: RuleSuggestion['rule']): string {
+  const shownMatch = maskValue(rule.match);
+  if (shownMatch === rule.match) return rule.name;
+  const raw = describeMatch(rule.match);
+  const shown = describeMatch(shownMatch);
+  const at = rule.name.indexOf(raw);
+  if (at >= 0) return rule.name.slice(0, at) + shown + rule.name.slice(at + raw.length);
+  // The name was cut short inside the description: put the masked one in place of what is left of it.
+  for (let cut = 0; cut < rule.name.length; cut++) {
+    if (raw.startsWith(rule.name.slice(cut))) return `${rule.name.slice(0, cut)}${shown}`.slice(0, rule.name.length);
+  }
+  return shown;
+}
 
 /**
  * Learning from people: after the same decision on proposals of one shape three times, the narrowest rule that
@@ -39,15 +65,17 @@ export function RuleSuggestions() {
         const outcome = engine.decide(proposalFacts(d.proposal), Date.now(), d.proposal.risk);
         return outcome.decision !== 'none' || outcome.shadow.length > 0;
       },
-    }).slice(0, SHOWN);
+    })
+      .slice(0, SHOWN)
+      .map((suggestion) => ({ ...suggestion, name: maskedRuleName(suggestion.rule) }));
   }, [rules.mayManage, rules.supervisor, rules.rules, proposals, dismissed]);
 
   if (suggestions.length === 0) return null;
 
-  async function accept(suggestion: RuleSuggestion, mode: RuleMode) {
+  async function accept(suggestion: RuleSuggestion & { name: string }, mode: RuleMode) {
     setCreating(suggestion.key);
     try {
-      const rule = await rules.create({ ...suggestion.rule, mode });
+      const rule = await rules.create({ ...suggestion.rule, name: suggestion.name, mode });
       toast.success(`Rule “${rule.name}” created`, {
         description: mode === 'shadow' ? 'Shadow mode: it counts what it would decide until you enforce it.' : 'It decides proposals like these from now on.',
         action: { label: 'Open', onClick: () => rules.open({ ruleId: rule.id }) },
@@ -62,18 +90,18 @@ export function RuleSuggestions() {
   return (
     <ul aria-label="Suggested rules" className="flex flex-col gap-2">
       {suggestions.map((suggestion) => {
-        const { rule, basedOn } = suggestion;
+        const { rule, basedOn, name } = suggestion;
         const [latest] = basedOn;
         const what = `${latest.proposal.toolName ?? latest.proposal.method} from ${latest.proposal.proposer}`;
         return (
           <li
             key={suggestion.key}
-            aria-label={`Suggested rule: ${rule.name}`}
+            aria-label={`Suggested rule: ${name}`}
             className="flex flex-col gap-1.5 rounded-lg border border-violet-800 bg-violet-950/30 p-2 text-xs text-slate-200"
           >
             <p>
               You {rule.decision === 'approve' ? 'approved' : 'rejected'} {what} {basedOn.length} times. Make it a rule?{' '}
-              <span className="font-mono text-violet-200">{rule.name}</span>
+              <span className="font-mono text-violet-200">{name}</span>
             </p>
             {rule.allow_dangerous && (
               <p className="text-red-300">The tool is marked dangerous or asks for confirmation: this rule would run it with no one asked.</p>
@@ -86,7 +114,7 @@ export function RuleSuggestions() {
                 {basedOn.map((d) => (
                   <li key={d.proposal.id}>
                     {d.decision === 'approve' ? 'approved' : `rejected (${d.reason ?? 'no reason'})`} by {d.by} at {new Date(d.at).toLocaleTimeString()}:{' '}
-                    <span className="font-mono">{JSON.stringify(d.proposal.arguments ?? d.proposal.params ?? {}).slice(0, 120)}</span>
+                    <DecidedArguments proposal={d.proposal} />
                   </li>
                 ))}
               </ul>
@@ -108,14 +136,18 @@ export function RuleSuggestions() {
               >
                 Create and enforce
               </button>
-              <button type="button" onClick={() => rules.open({ draft: rule })} className={`${buttonClass.base} ${buttonClass.neutral} px-2 py-0.5 text-xs`}>
+              <button
+                type="button"
+                onClick={() => rules.open({ draft: { ...rule, name } })}
+                className={`${buttonClass.base} ${buttonClass.neutral} px-2 py-0.5 text-xs`}
+              >
                 Edit first
               </button>
               <button
                 type="button"
                 onClick={() => updateDismissed((keys) => [...keys, suggestion.key])}
                 className={`${buttonClass.base} ${buttonClass.neutral} px-2 py-0.5 text-xs`}
-                aria-label={`Dismiss the suggestion ${rule.name}`}
+                aria-label={`Dismiss the suggestion ${name}`}
               >
                 Dismiss
               </button>
@@ -124,5 +156,21 @@ export function RuleSuggestions() {
         );
       })}
     </ul>
+  );
+}
+
+/** The start of a decided proposal's arguments, its secrets masked as on its card (with the operator's audited Reveal). */
+function DecidedArguments({ proposal }: { proposal: Proposal }) {
+  const { shown, secret } = useMaskedValue(proposal.id, proposal.arguments ?? proposal.params ?? NO_ARGUMENTS);
+  return (
+    <>
+      <span className="font-mono">{JSON.stringify(shown).slice(0, ARGUMENTS_SHOWN)}</span>
+      {secret && (
+        <>
+          {' '}
+          <SecretMask envelopeId={proposal.id} what="proposal" />
+        </>
+      )}
+    </>
   );
 }

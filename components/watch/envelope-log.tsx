@@ -42,7 +42,7 @@ function toFilter(draft: LogFilterDraft): LogFilter | undefined {
  * snapshot (at hundreds of envelopes a second the rows would otherwise slide away under the reader). Filters by
  * kind prefix, participant, context and text; rows expand to their JSON; correlation ids jump along the chain;
  * the filtered view exports as JSONL. Secrets in rows, their JSON and the export are masked (lib/secrets), and the
- * text filter searches the masked text, so typing part of a secret finds nothing (lib/store/log-filter.ts); an
+ * text filter searches the masked text, so typing part of a secret finds nothing (lib/sdk/model/log-selectors.ts); an
  * operator reveals one envelope's in this tab, audited (revealed-secrets.tsx).
  */
 export function EnvelopeLog() {

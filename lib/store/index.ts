@@ -19,8 +19,5 @@
  * pendingProposals(store.getState());
  */
 export * from '../sdk/model';
-// Explicit exports win over `export *`: the control room's searches match masked text (log-filter.ts, proposal-search.ts).
-export { filterLog, logSearchText, matchesLogFilter } from './log-filter';
-export { matchesProposal, proposalHistory } from './proposal-search';
 export * from './space-store';
 export * from './space-clock';

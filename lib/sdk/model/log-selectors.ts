@@ -1,9 +1,13 @@
+import { maskValue } from '../../secrets/secret-masking';
 import type { LogEntry } from './envelope-log';
 import { memoSelector } from './memo-selector';
 import type { SpaceState } from './space-state';
 import { correlationIds, type StoreEnvelope } from './store-envelope';
 
-/** What the envelope log view filters by; all given criteria must hold. */
+/**
+ * What the envelope log view filters by; all given criteria must hold. Worked out once per filter object, so make a
+ * new one to change it rather than changing one in place.
+ */
 export interface LogFilter {
   /** Kind prefix(es): `"mcp/"`, `"chat"`, `["participant/", "system/"]`. */
   kind?: string | readonly string[];
@@ -11,36 +15,59 @@ export interface LogFilter {
   participant?: string;
   /** This context or a sub-context of it (`"a"` matches `"a"` and `"a/b"`). */
   context?: string;
-  /** Case-insensitive terms, all of which must appear in the envelope's JSON. */
+  /** Case-insensitive terms, all of which must appear in the envelope's JSON with its secrets masked (`logSearchText`). */
   text?: string;
 }
 
-const texts = new WeakMap<LogEntry, string>();
+// The text filter searches the envelope as a person reads it: its JSON with its secrets masked (lib/secrets), never
+// the raw JSON. Were the raw text searched, typing part of a secret would find its row, and one more character at a
+// time would spell the whole secret out of what the filter answers, though every row shows it masked. The same holds
+// for any SDK user that filters a log for a person (a dashboard, a CLI), so there is one filter and it is this one.
+// Always the masked text, even for an envelope an operator revealed: a reveal (a per-tab UI state) must not change
+// what the model answers, nor make a revealed secret find every other row that holds it unrevealed. The masked
+// form (`ghp_…abcd`) and the rest of the row still find it.
 
-function entryText(entry: LogEntry): string {
-  let text = texts.get(entry);
+/** Each envelope's masked JSON, lower-cased: masked once per envelope (the log may hold 10k), not per keystroke. */
+const searchTexts = new WeakMap<StoreEnvelope, string>();
+
+/** An envelope's JSON as the log shows it (secrets masked), lower-cased: what a `LogFilter`'s `text` searches. */
+export function logSearchText(envelope: StoreEnvelope): string {
+  let text = searchTexts.get(envelope);
   if (text === undefined) {
-    text = JSON.stringify(entry.envelope).toLowerCase();
-    texts.set(entry, text);
+    text = JSON.stringify(maskValue(envelope)).toLowerCase();
+    searchTexts.set(envelope, text);
   }
   return text;
 }
 
-/** Whether an entry passes `filter`. */
+/** A filter's kind prefixes and text terms, worked out once per filter object (not once per entry). */
+interface PreparedFilter {
+  kinds: readonly string[];
+  terms: readonly string[];
+}
+const preparedFilters = new WeakMap<LogFilter, PreparedFilter>();
+
+function prepare(filter: LogFilter): PreparedFilter {
+  let p = preparedFilters.get(filter);
+  if (!p) {
+    const kinds = filter.kind === undefined ? [] : typeof filter.kind === 'string' ? [filter.kind] : filter.kind;
+    const terms = filter.text ? filter.text.toLowerCase().split(/\s+/).filter(Boolean) : [];
+    p = { kinds, terms };
+    preparedFilters.set(filter, p);
+  }
+  return p;
+}
+
+/** Whether an entry passes `filter`; its `text` terms are matched against the masked JSON (`logSearchText`). */
 export function matchesLogFilter(entry: LogEntry, filter: LogFilter): boolean {
   const e = entry.envelope;
-  if (filter.kind !== undefined) {
-    const prefixes = typeof filter.kind === 'string' ? [filter.kind] : filter.kind;
-    if (prefixes.length > 0 && !prefixes.some((k) => e.kind.startsWith(k))) return false;
-  }
+  const { kinds, terms } = prepare(filter);
+  if (kinds.length > 0 && !kinds.some((k) => e.kind.startsWith(k))) return false;
   if (filter.participant && e.from !== filter.participant && !e.to?.includes(filter.participant)) return false;
   if (filter.context && e.context !== filter.context && !e.context?.startsWith(`${filter.context}/`)) return false;
-  if (filter.text) {
-    const terms = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
-    if (terms.length > 0) {
-      const text = entryText(entry);
-      if (!terms.every((t) => text.includes(t))) return false;
-    }
+  if (terms.length > 0) {
+    const text = logSearchText(e);
+    if (!terms.every((t) => text.includes(t))) return false;
   }
   return true;
 }
@@ -50,7 +77,7 @@ export function logEntries(state: SpaceState): readonly LogEntry[] {
   return state.log.entries.entries();
 }
 
-/** Log entries passing `filter`, oldest first; stable until the log changes. */
+/** Log entries passing `filter` (its text matched against masked envelopes), oldest first; stable until the log changes. */
 export const filterLog = memoSelector(
   (s) => [s.log],
   (s, filter: LogFilter = {}): readonly LogEntry[] => {

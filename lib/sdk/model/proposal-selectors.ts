@@ -1,3 +1,4 @@
+import { maskText, maskValue } from '../../secrets/secret-masking';
 import { memoSelector } from './memo-selector';
 import type { Proposal } from './proposals-slice';
 import type { SpaceState } from './space-state';
@@ -5,18 +6,25 @@ import type { SpaceState } from './space-state';
 const byOldest = (a: Proposal, b: Proposal) => a.at - b.at || a.seq - b.seq;
 const byNewest = (a: Proposal, b: Proposal) => b.at - a.at || b.seq - a.seq;
 
+// The search matches a proposal as a person reads it: with its secrets masked (lib/secrets), in its arguments, a
+// reject's reason and explanation, a withdraw reason or an error. Were the raw text searched, typing part of a secret
+// would find the proposal, and one more character at a time would spell the whole secret out of what the search
+// answers, though every card shows it masked. The same holds for any SDK user searching for a person, so there is
+// one search and it is this one; like the log's filter (log-selectors.ts), always the masked text, revealed or not.
+
 const haystacks = new WeakMap<Proposal, string>();
 
-// Everything a reviewer may search by, lower-cased once per proposal version.
+// Everything a reviewer may search by, masked and lower-cased once per proposal version (not once per keystroke).
 function haystack(p: Proposal): string {
   let text = haystacks.get(p);
   if (text === undefined) {
-    const parts = [p.id, p.proposer, p.target ?? '', p.method, p.toolName ?? '', p.state, safeJson(p.arguments), p.risk?.risk_level ?? ''];
+    const parts = [p.id, p.proposer, p.target ?? '', p.method, p.toolName ?? '', p.state, p.risk?.risk_level ?? ''];
     for (const f of p.fulfilments) parts.push(f.by);
     for (const r of p.rejections) parts.push(r.by, r.reason ?? '', r.explanation?.text ?? '');
     if (p.withdrawal) parts.push(p.withdrawal.reason ?? '');
     if (p.outcome?.error?.message) parts.push(p.outcome.error.message);
-    text = parts.join('\n').toLowerCase();
+    // Arguments masked as a value (a secret-named field is masked whole), the rest as free text.
+    text = `${maskText(parts.join('\n'))}\n${safeJson(maskValue(p.arguments))}`.toLowerCase();
     haystacks.set(p, text);
   }
   return text;
@@ -33,7 +41,7 @@ function safeJson(value: unknown): string {
 /**
  * Whether `p` matches a free-text query: every whitespace-separated term must appear (case-insensitive) in its
  * proposer, target, tool, method, arguments JSON, state, risk level, fulfillers, reject reasons and explanations,
- * or withdraw reason. An empty query matches everything.
+ * withdraw reason or error, with its secrets masked as a card shows them. An empty query matches everything.
  */
 export function matchesProposal(p: Proposal, query: string): boolean {
   const terms = query.toLowerCase().split(/\s+/).filter(Boolean);
@@ -48,7 +56,7 @@ export const pendingProposals = memoSelector(
   (s): readonly Proposal[] => [...s.proposals.byId.values()].filter((p) => p.state === 'pending').sort(byOldest),
 );
 
-/** Every proposal that is no longer pending, newest first, optionally filtered by `matchesProposal`. */
+/** Every proposal that is no longer pending, newest first, optionally filtered by (masked) `matchesProposal`. */
 export const proposalHistory = memoSelector(
   (s) => [s.proposals],
   (s, query: string = ''): readonly Proposal[] =>

@@ -198,6 +198,30 @@ describe('proposals', () => {
     expect(matchesProposal(p, '')).toBe(true);
   });
 
+  it('searches the masked text: never finds a proposal by the hidden part of a secret, finds it by what its card shows', () => {
+    const TOKEN = `ghp_${'A1b2C3d4E5'.repeat(3)}wxyz9876`;
+    const s = run([
+      proposal('p-1', 'agent', 'tools', 'deploy', { repo: 'acme/site', token: TOKEN, password: 'hunter2-longer' }, 0),
+      env({ id: 'rej-1', at: 5, from: 'human', to: ['agent'], correlation_id: ['p-1'], kind: 'mcp/reject', payload: { reason: 'unsafe' } }),
+      env({ id: 'why-1', at: 6, from: 'human', to: ['agent'], correlation_id: ['rej-1'], kind: 'chat', payload: { text: `never paste ${TOKEN} again` } }),
+    ]);
+    const ids = (query: string) => proposalHistory(s, query).map((p) => p.id);
+    // In its arguments (free text and a secret-named field) and in its reject's explanation.
+    expect(ids(TOKEN.slice(8, 20))).toEqual([]);
+    expect(ids(TOKEN)).toEqual([]);
+    expect(ids('hunter2')).toEqual([]);
+    expect(ids(`acme ${TOKEN.slice(10, 16)}`)).toEqual([]);
+
+    expect(ids('')).toEqual(['p-1']);
+    expect(ids('acme/site deploy')).toEqual(['p-1']);
+    expect(ids(`ghp_…${TOKEN.slice(-4)}`)).toEqual(['p-1']);
+    expect(ids('never paste unsafe')).toEqual(['p-1']);
+    const p = s.proposals.byId.get('p-1')!;
+    expect(matchesProposal(p, '   ')).toBe(true);
+    expect(matchesProposal(p, 'AGENT rejected')).toBe(true);
+    expect(proposalHistory(s, 'acme')).toBe(proposalHistory(s, 'acme'));
+  });
+
   it('resolves risk from the target tools list, also when the list arrives after the proposal', () => {
     const toolsList = [
       env({ id: 'list-1', at: 0, from: 'human', to: ['fs'], kind: 'mcp/request', payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
