@@ -1,15 +1,37 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { MEWParticipant } from '../lib/sdk/mew-participant';
-import { connectParticipant, signInUrl } from './fixtures/space';
+import { connectParticipant, E2E_TOKENS, signInUrl } from './fixtures/space';
 
 // Secrets are never shown whole in the control room: a GitHub token in a proposal's arguments, a reasoning thought, a
 // chat and a question shows masked (`ghp_…abcd`, saying "secret masked") in every view, the envelope log's search
-// cannot find it by its hidden characters, and an approver still approves (or edits) the real call.
+// cannot find it by its hidden characters, and an approver still approves (or edits) the real call. A rule made from
+// such a proposal is named with the token masked (its match keeps the real one, so it still approves the calls).
 
 const participants: MEWParticipant[] = [];
 /** Run before disconnecting: nothing of this journey stays open for the next (a question, a pending proposal). */
 const cleanups: (() => void)[] = [];
-test.afterEach(async () => {
+const AUTH = { Authorization: `Bearer ${E2E_TOKENS.human}` };
+/** Rules persist in the server's database: those whose match holds one of these are deleted after the journey. */
+const ruleMarks: string[] = [];
+
+interface ListedRule {
+  id: string;
+  name: string;
+  version: number;
+  match: { tool?: string; arguments?: Record<string, unknown> };
+}
+
+async function listRules(request: APIRequestContext): Promise<ListedRule[]> {
+  return ((await (await request.get('/api/spaces/e2e/rules', { headers: AUTH })).json()) as { rules: ListedRule[] }).rules;
+}
+
+test.afterEach(async ({ request }) => {
+  const marks = ruleMarks.splice(0);
+  if (marks.length > 0) {
+    for (const rule of await listRules(request)) {
+      if (marks.some((mark) => JSON.stringify(rule.match).includes(mark))) await request.delete(`/api/spaces/e2e/rules/${rule.id}`, { headers: AUTH });
+    }
+  }
   for (const cleanup of cleanups.splice(0)) {
     try {
       cleanup();
@@ -165,4 +187,102 @@ test('a token in a proposal, a thought, a chat and a question shows masked every
   await expect(thought).toContainText(`I will push with ${token} for ${u}`);
   await expect(message).not.toContainText(token);
   await expect(card).not.toContainText(token);
+});
+
+test('a rule made from a proposal holding a token shows it masked in its name, the undo toast, the rules dialog and its editor, and still approves the same call', async ({
+  page,
+  request,
+}) => {
+  const u = Date.now().toString(36);
+  const token = `ghp_${'Q4w8'.repeat(9).slice(0, 36 - u.length)}${u}`;
+  expect(token).toMatch(/^ghp_[A-Za-z0-9]{36}$/);
+  // A secret-named argument masks whole but its last four characters.
+  const tail = `…${token.slice(-4)}`;
+  const tool = `release_${u}`;
+  ruleMarks.push(tool);
+
+  const tools = await connectParticipant('tools', { autoDiscovery: false });
+  participants.push(tools);
+  const received: Record<string, unknown>[] = [];
+  tools.tools.register({
+    name: tool,
+    security: { risk_level: 'moderate' },
+    execute: (args) => {
+      received.push(args);
+      return `released ${String(args.repo)}`;
+    },
+  });
+  const agent = await connectParticipant('agent', { autoDiscovery: false });
+  participants.push(agent);
+  const propose = () => {
+    const call = agent.mcpRequest('tools', { method: 'tools/call', params: { name: tool, arguments: { repo: `acme/${u}`, token } } }, 30_000, {
+      onSent: (sent) => cleanups.push(() => agent.withdraw(sent.id)),
+    });
+    void call.catch(() => undefined); // awaited below; a failure before then must not go unhandled at disconnect
+    return call;
+  };
+
+  await page.goto(signInUrl());
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
+
+  // "Always approve like this" (g): the rule pins the token, shown masked before it is saved.
+  const first = propose();
+  const card = page.getByRole('region', { name: 'Proposals' }).getByRole('article', { name: tool });
+  await card.getByRole('heading', { name: tool }).click();
+  await expect(card.getByRole('button', { name: 'Always approve like this' })).toBeEnabled();
+  await page.keyboard.press('g');
+  const ruleDialog = page.getByRole('dialog', { name: `Approve ${tool} by a rule` });
+  await expect(ruleDialog.getByRole('region', { name: 'What the rule approves' })).toContainText(`exactly ${tail}`);
+  await page.keyboard.press('Enter');
+  await expect(ruleDialog).toBeHidden();
+  expect(await first).toMatchObject({ content: [{ text: `released acme/${u}` }] });
+
+  // Saved with the real token in its match, and the token masked in its name.
+  const name = `agent → tools · ${tool} · repo acme/* · token ${tail} (always)`;
+  const [rule] = (await listRules(request)).filter((r) => r.match.tool === tool);
+  expect(rule).toMatchObject({ name, version: 1, match: { arguments: { repo: 'acme/*', token } } });
+
+  // The undo toast, and the card's "by rule", say the masked name.
+  const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Approved always' });
+  await expect(toast).toContainText(`Rule “${name}” approves agent → tools · ${tool} · repo acme/* · token ${tail}.`);
+  await expect(toast.getByRole('button', { name: 'Undo' })).toBeVisible();
+  await expect(card.getByRole('button', { name: `rule ${name} (v1)` })).toBeVisible();
+  await expectNowhere(page, token);
+
+  // The rules dialog: the row's name and match masked, saying so, with the operator's audited Reveal.
+  await page.getByRole('button', { name: /^Rules/ }).click();
+  const rules = page.getByRole('dialog', { name: 'Approval rules' });
+  const row = rules.getByRole('listitem', { name: `Rule ${name}` });
+  await expect(row).toContainText(name);
+  await expect(row).toContainText(`agent → tools · ${tool} · repo acme/* · token ${tail}`);
+  await expect(row.getByText('secret masked', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Reveal the secret in this rule (audited)' })).toBeVisible();
+  await expectNowhere(page, token);
+
+  // Its editor shows the token masked, says so; saved without revealing, the rule keeps the real token.
+  await row.getByRole('button', { name: `Edit ${name}` }).click();
+  const form = rules.getByRole('form', { name: `Edit rule ${name}` });
+  const args = form.getByLabel('arguments (JSON object of patterns)');
+  await expect(args).toHaveValue(new RegExp(`"token": "${tail}"`));
+  await expect(args).toHaveAccessibleDescription(/secret masked.*A masked value \(like ghp_…abcd\) left as it is keeps the real one/);
+  await expect(form.getByLabel('What saving does')).toContainText(`token ${tail}`);
+  await expect(form.getByRole('list', { name: 'Problems' })).toHaveCount(0);
+  await expectNowhere(page, token);
+  await form.getByRole('button', { name: 'Save as v2' }).click();
+  await expect(page.locator('[data-sonner-toast]').filter({ hasText: `Rule “${name}” saved (v2)` })).toBeVisible();
+  await expect.poll(async () => (await listRules(request)).find((r) => r.id === rule.id)?.version).toBe(2);
+  const [saved] = (await listRules(request)).filter((r) => r.id === rule.id);
+  expect(saved).toMatchObject({ name, match: { arguments: { repo: 'acme/*', token } } });
+  await expectNowhere(page, token);
+  await page.keyboard.press('Escape');
+  await expect(rules).toBeHidden();
+
+  // The rule still matches: the same call again is approved by it, with the real token.
+  expect(await propose()).toMatchObject({ content: [{ text: `released acme/${u}` }] });
+  expect(received).toEqual([
+    { repo: `acme/${u}`, token },
+    { repo: `acme/${u}`, token },
+  ]);
+  await expect(page.getByRole('region', { name: 'Proposals' }).getByRole('button', { name: `rule ${name} (v2)` })).toBeVisible();
+  await expectNowhere(page, token);
 });

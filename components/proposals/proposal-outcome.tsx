@@ -4,6 +4,7 @@ import { memo, type ReactNode } from 'react';
 import { useRules } from '@/components/rules/rules-context';
 import { SecretMask, useMaskedValue } from '@/components/watch/revealed-secrets';
 import type { RuleRef } from '@/lib/protocol';
+import { maskText } from '@/lib/secrets/secret-masking';
 import type { Proposal } from '@/lib/store';
 import { JsonBlock } from './json-block';
 import { resultText } from './proposal-content';
@@ -23,7 +24,7 @@ function ByRule({ rule }: { rule: RuleRef }) {
   const rules = useRules();
   const label = (
     <>
-      rule <span className="font-medium">{rule.name}</span> (v{rule.version})
+      rule <span className="font-medium">{maskText(rule.name)}</span> (v{rule.version})
     </>
   );
   if (!rules.mayManage) return label;

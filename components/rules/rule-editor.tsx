@@ -4,20 +4,38 @@ import { useDeferredValue, useId, useMemo, useState, type ComponentProps, type F
 import { toast } from 'sonner';
 import { BUTTON, INPUT } from '@/components/participants/styles';
 import { useSpace } from '@/components/session/space-session';
+import { SecretMask, useRevealed } from '@/components/watch/revealed-secrets';
 import type { ApprovalRuleInput } from '@/lib/rules/approval-rule';
 import { approvalRuleInputSchema, RULE_DECISIONS, RULE_MODES } from '@/lib/rules/approval-rule';
 import { validateRule, type RuleIssue } from '@/lib/rules/rule-engine';
 import { previewRule } from '@/lib/rules/rule-preview';
 import { describeMatch } from '@/lib/rules/rule-shape';
-import { ARGUMENTS_HINT, fieldLabel, formOf, MATCH_FIELDS, MATCH_HINTS, ruleOfForm, type RuleForm } from './rule-form';
+import { maskText, maskValue } from '@/lib/secrets/secret-masking';
+import { maskedRuleName, ruleRevealId } from './masked-rule-name';
+import {
+  ARGUMENTS_HINT,
+  fieldLabel,
+  formOf,
+  MATCH_FIELDS,
+  MATCH_HINTS,
+  ruleOfForm,
+  secretFieldsOf,
+  showSecrets,
+  unmaskedRule,
+  type RuleForm,
+} from './rule-form';
 import { argumentsAtAGlance } from '@/components/proposals/proposal-content';
 import { useRules } from './rules-context';
 
-/** A problem's message for the editor: a missed example says which proposal, as the editor never shows examples. */
+/**
+ * A problem's message for the editor: a missed example says which proposal, as the editor never shows examples. Its
+ * secrets masked (an example's arguments, a pattern quoted in a message).
+ */
 function issueText(issue: RuleIssue, examples: ApprovalRuleInput['examples']): string {
   const [first, key, index] = issue.path;
-  if (first !== 'examples' || typeof index !== 'number') return issue.message;
-  const facts = examples?.[key === 'not_match' ? 'not_match' : 'match']?.[index];
+  if (first !== 'examples' || typeof index !== 'number') return maskText(issue.message);
+  const example = examples?.[key === 'not_match' ? 'not_match' : 'match']?.[index];
+  const facts = example && maskValue(example);
   const glance = facts && argumentsAtAGlance({ method: facts.method, arguments: facts.arguments });
   const which = facts
     ? ` (${describeMatch({ proposer: facts.proposer, target: facts.targets?.[0], tool: facts.tool ?? undefined, method: facts.tool ? undefined : facts.method })}${glance ? ` · ${glance}` : ''})`
@@ -35,10 +53,27 @@ const DECISION_VERB = { approve: 'approves', reject: 'rejects', ask: 'asks a per
  * Writes or edits one rule: its match as patterns of the capability language (checked live, as the server will),
  * its decision and mode, limits, and a preview that replays the space's recent proposals through it, naming those
  * a person decided the other way. Saving an edit makes the rule's next version.
+ *
+ * A secret the match pins (a `token` argument, a `ghp_…` anywhere) shows masked, as everywhere in the control room,
+ * with "secret masked" and the operator's audited Reveal, which shows the fields whole to edit them (the ones not
+ * changed since). A masked value left as it is saves the real one (lib/secrets `unmaskEdited`): the rule still
+ * matches the calls. The name shows, and is saved, with its secrets masked.
  */
 export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: string; version?: number; initial: ApprovalRuleInput; onDone: () => void }) {
   const rules = useRules();
-  const [form, setForm] = useState<RuleForm>(() => formOf(initial));
+  const revealId = ruleRevealId(ruleId);
+  const revealed = useRevealed(revealId);
+  const secrets = useMemo(() => secretFieldsOf(initial), [initial]);
+  const hasSecretFields = Object.keys(secrets).length > 0;
+  const initialName = useMemo(() => maskedRuleName(initial), [initial]);
+  const holdsSecret = hasSecretFields || initialName !== initial.name;
+  const [form, setForm] = useState<RuleForm>(() => showSecrets({ ...formOf(initial), name: initialName }, secrets, revealed));
+  // Revealed (or masked again) while open: the secret fields not changed since follow.
+  const [shownWhole, setShownWhole] = useState(revealed);
+  if (shownWhole !== revealed) {
+    setShownWhole(revealed);
+    setForm((f) => showSecrets(f, secrets, revealed));
+  }
   const [saving, setSaving] = useState(false);
   const idBase = useId();
   const id = (field: string) => `${idBase}-${field}`;
@@ -47,9 +82,21 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
     (value: RuleForm[K]) =>
       setForm((f) => ({ ...f, [key]: value }));
 
-  const read = useMemo(() => ruleOfForm(form), [form]);
-  const checked = useMemo(() => ('rule' in read ? validateRule(read.rule) : undefined), [read]);
-  const issues: RuleIssue[] = 'field' in read ? [{ path: ['match', read.field], message: read.message }] : checked && !checked.ok ? checked.issues : [];
+  // The rule as it will be saved: the secrets left masked put back.
+  const read = useMemo((): { rule: ApprovalRuleInput; unresolved: string[] } | { field: string; message: string } => {
+    const said = ruleOfForm(form);
+    if (!('rule' in said)) return said;
+    return hasSecretFields ? unmaskedRule(said.rule, initial) : { rule: said.rule, unresolved: [] };
+  }, [form, hasSecretFields, initial]);
+  const checked = useMemo(() => ('rule' in read && read.unresolved.length === 0 ? validateRule(read.rule) : undefined), [read]);
+  const issues: RuleIssue[] =
+    'field' in read
+      ? [{ path: ['match', read.field], message: read.message }]
+      : read.unresolved.length > 0
+        ? [{ path: ['match'], message: `${read.unresolved.join(', ')} stands for more than one secret of this rule: reveal it to edit it whole` }]
+        : checked && !checked.ok
+          ? checked.issues
+          : [];
   const issueAt = (...path: string[]) => {
     const issue = issues.find((i) => path.every((p, n) => i.path[n] === p));
     return issue && issueText(issue, form.keep.examples);
@@ -72,7 +119,7 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
     setSaving(true);
     try {
       const saved = ruleId ? await rules.update(ruleId, checked.rule) : await rules.create(checked.rule);
-      toast.success(`Rule “${saved.name}” saved (v${saved.version})`, {
+      toast.success(`Rule “${maskedRuleName(saved)}” saved (v${saved.version})`, {
         description: saved.mode === 'shadow' ? 'Shadow mode: it counts what it would decide, and decides nothing.' : undefined,
       });
       onDone();
@@ -85,8 +132,24 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
 
   const verb = form.decision === 'approve' ? 'approved' : form.decision === 'reject' ? 'rejected' : 'asked about';
   return (
-    <form onSubmit={save} aria-label={ruleId ? `Edit rule ${initial.name}` : 'New rule'} className="flex flex-col gap-3">
-      <InputField id={id('name')} label="Name" error={issueAt('name')} data-autofocus value={form.name} onChange={set('name')} />
+    <form onSubmit={save} aria-label={ruleId ? `Edit rule ${initialName}` : 'New rule'} className="flex flex-col gap-3">
+      {holdsSecret && (
+        <p id={id('secret')} className="text-xs text-slate-400">
+          <SecretMask envelopeId={revealId} what="rule" />{' '}
+          {revealed
+            ? 'Its values show whole to edit them; the name keeps them masked.'
+            : 'A masked value (like ghp_…abcd) left as it is keeps the real one, so the rule still matches the calls.'}
+        </p>
+      )}
+      <InputField
+        id={id('name')}
+        label="Name"
+        error={issueAt('name')}
+        describedBy={initialName !== initial.name ? id('secret') : undefined}
+        data-autofocus
+        value={form.name}
+        onChange={set('name')}
+      />
       <div className="grid grid-cols-2 gap-2">
         <Field id={id('decision')} label="Decision">
           <select id={id('decision')} className={INPUT} value={form.decision} onChange={(e) => set('decision')(e.target.value as RuleForm['decision'])}>
@@ -112,6 +175,7 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
               id={id(field)}
               label={field}
               error={issueAt('match', field)}
+              describedBy={secrets[field] && id('secret')}
               className={`${INPUT} font-mono`}
               value={form[field]}
               placeholder={MATCH_HINTS[field]}
@@ -127,7 +191,7 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
             value={form.arguments}
             placeholder={ARGUMENTS_HINT}
             onChange={(e) => set('arguments')(e.target.value)}
-            {...errorOf(id('arguments'), issueAt('match', 'arguments'))}
+            {...errorOf(id('arguments'), issueAt('match', 'arguments'), secrets.arguments && id('secret'))}
           />
         </Field>
         {issueAt('examples') && (
@@ -246,7 +310,7 @@ export function RuleEditor({ ruleId, version, initial, onDone }: { ruleId?: stri
             : form.mode === 'shadow'
               ? `Saved in shadow mode, it decides nothing and counts what it would ${form.decision === 'ask' ? 'ask about' : form.decision}: `
               : `Saved, it ${DECISION_VERB[form.decision]} `}
-          <span className="font-mono text-slate-100">{describeMatch(checked.rule.match)}</span>
+          <span className="font-mono text-slate-100">{describeMatch(revealed ? checked.rule.match : maskValue(checked.rule.match))}</span>
           {form.mode === 'enforce' && form.decision !== 'ask' ? ', with no one asked' : ''}.
         </p>
       )}
@@ -280,9 +344,10 @@ function Field({ id, label, error, children }: { id: string; label: string; erro
   );
 }
 
-/** An input and its error, tied together for assistive technology. */
-function errorOf(inputId: string, error: string | undefined) {
-  return { 'aria-invalid': error !== undefined, 'aria-describedby': error === undefined ? undefined : `${inputId}-error` };
+/** An input and its error (and a note about it, `describedBy`), tied together for assistive technology. */
+function errorOf(inputId: string, error: string | undefined, describedBy?: string) {
+  const ids = [describedBy, error === undefined ? undefined : `${inputId}-error`].filter(Boolean).join(' ');
+  return { 'aria-invalid': error !== undefined, 'aria-describedby': ids === '' ? undefined : ids };
 }
 
 /** A text input in its Field, reporting its value as it changes. */
@@ -290,13 +355,14 @@ function InputField({
   id,
   label,
   error,
+  describedBy,
   onChange,
   className = INPUT,
   ...input
-}: { id: string; label: string; error?: string; onChange: (value: string) => void } & Omit<ComponentProps<'input'>, 'id' | 'onChange'>) {
+}: { id: string; label: string; error?: string; describedBy?: string; onChange: (value: string) => void } & Omit<ComponentProps<'input'>, 'id' | 'onChange'>) {
   return (
     <Field id={id} label={label} error={error}>
-      <input id={id} className={className} onChange={(e) => onChange(e.target.value)} {...input} {...errorOf(id, error)} />
+      <input id={id} className={className} onChange={(e) => onChange(e.target.value)} {...input} {...errorOf(id, error, describedBy)} />
     </Field>
   );
 }

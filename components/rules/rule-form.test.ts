@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { validateRule } from '@/lib/rules/rule-engine';
-import { ARGUMENTS_HINT, EMPTY_FORM, fieldLabel, MATCH_FIELDS, MATCH_HINTS, parsePattern, ruleOfForm, type RuleForm } from './rule-form';
+import {
+  ARGUMENTS_HINT,
+  EMPTY_FORM,
+  fieldLabel,
+  formOf,
+  MATCH_FIELDS,
+  MATCH_HINTS,
+  parsePattern,
+  ruleOfForm,
+  secretFieldsOf,
+  showSecrets,
+  unmaskedRule,
+  type RuleForm,
+} from './rule-form';
 
 const form = (fields: Partial<RuleForm>): RuleForm => ({ ...EMPTY_FORM, name: 'a rule', ...fields });
 
@@ -44,5 +57,45 @@ describe('the rule form', () => {
     expect(fieldLabel(['timeout', 'after_seconds'])).toBe('If nobody decides within');
     expect(fieldLabel(['examples', 'match', 0])).toBe('Matches');
     expect(fieldLabel([])).toBe('The rule');
+  });
+});
+
+describe('a rule form holding a secret', () => {
+  const token = `ghp_${'K7m2'.repeat(8)}wxyz`;
+  const rule = {
+    name: 'deploy',
+    decision: 'approve' as const,
+    mode: 'enforce' as const,
+    match: { proposer: 'agent', tool: 'deploy', arguments: { repo: 'acme/*', token } },
+    examples: {
+      match: [{ proposer: 'agent', targets: ['tools'], method: 'tools/call', tool: 'deploy', arguments: { repo: 'acme/site', token } }],
+      not_match: [],
+    },
+  };
+
+  it('shows the fields that hold it masked, and whole once revealed, leaving edited fields as written', () => {
+    const secrets = secretFieldsOf(rule);
+    expect(Object.keys(secrets)).toEqual(['arguments']);
+    const masked = showSecrets(formOf(rule), secrets, false);
+    expect(masked.arguments).toContain('"token": "…wxyz"');
+    expect(masked.arguments).not.toContain(token);
+    expect(masked.tool).toBe('deploy');
+    expect(showSecrets(masked, secrets, true).arguments).toContain(token);
+    const edited = { ...masked, arguments: masked.arguments.replace('acme/*', 'acme/site/*') };
+    expect(showSecrets(edited, secrets, true)).toBe(edited);
+    expect(secretFieldsOf({ ...rule, match: { tool: 'deploy' } })).toEqual({});
+  });
+
+  it('saves the real value of a secret left masked, so the rule still matches the proposal it was made from', () => {
+    const masked = showSecrets(formOf(rule), secretFieldsOf(rule), false);
+    const edited = { ...masked, arguments: masked.arguments.replace('acme/*', 'acme/s*') };
+    const read = ruleOfForm(edited);
+    if (!('rule' in read)) throw new Error(read.message);
+    const { rule: saved, unresolved } = unmaskedRule(read.rule, rule);
+    expect(unresolved).toEqual([]);
+    expect(saved.match.arguments).toEqual({ repo: 'acme/s*', token });
+    expect(validateRule(saved)).toMatchObject({ ok: true });
+    // Masked, it would no longer match the call.
+    expect(validateRule(read.rule)).toMatchObject({ ok: false });
   });
 });

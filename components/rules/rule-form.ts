@@ -1,4 +1,6 @@
 import type { ApprovalRuleInput, RuleDecision, RuleMode, TimeoutPolicy } from '@/lib/rules/approval-rule';
+import { maskValue } from '@/lib/secrets/secret-masking';
+import { unmaskEdited } from '@/lib/secrets/unmask-edited';
 
 /** The match fields a rule editor shows as one-line patterns. */
 export const MATCH_FIELDS = ['proposer', 'target', 'method', 'tool'] as const;
@@ -161,4 +163,48 @@ export function ruleOfForm(form: RuleForm): { rule: ApprovalRuleInput } | { fiel
     ...form.keep,
   };
   return { rule };
+}
+
+/** The editor's fields that hold a rule's match as text. */
+export const MATCH_TEXT_FIELDS = [...MATCH_FIELDS, 'arguments'] as const;
+export type MatchTextField = (typeof MATCH_TEXT_FIELDS)[number];
+
+/** The match fields of a rule that hold a secret: the text each shows masked, and whole. */
+export type SecretFields = Partial<Record<MatchTextField, { masked: string; whole: string }>>;
+
+/**
+ * The match fields of `rule` that hold a secret (lib/secrets `maskValue`: a recognised format anywhere, the whole
+ * value of a secret-named argument such as `token`), each as the editor shows it masked and whole. Empty when none.
+ */
+export function secretFieldsOf(rule: ApprovalRuleInput): SecretFields {
+  const shown = maskValue(rule.match);
+  if (shown === rule.match) return {};
+  const whole = formOf(rule);
+  const masked = formOf({ ...rule, match: shown });
+  const fields: SecretFields = {};
+  for (const field of MATCH_TEXT_FIELDS) if (masked[field] !== whole[field]) fields[field] = { masked: masked[field], whole: whole[field] };
+  return fields;
+}
+
+/**
+ * The form with its secret fields shown whole or masked: a field still showing the other form (untouched) switches;
+ * one the person changed stays as they wrote it.
+ */
+export function showSecrets(form: RuleForm, secrets: SecretFields, whole: boolean): RuleForm {
+  let out = form;
+  for (const [field, text] of Object.entries(secrets) as [MatchTextField, { masked: string; whole: string }][]) {
+    const from = whole ? text.masked : text.whole;
+    if (out[field] === from) out = { ...out, [field]: whole ? text.whole : text.masked };
+  }
+  return out;
+}
+
+/**
+ * The rule a form says, with the secrets of `original`'s match that it left masked put back (lib/secrets
+ * `unmaskEdited`): a masked value left as it is saves the real one, so the rule still matches the calls. `unresolved`
+ * lists masked forms that stand for several secrets (the rule is not saved with them).
+ */
+export function unmaskedRule(rule: ApprovalRuleInput, original: ApprovalRuleInput): { rule: ApprovalRuleInput; unresolved: string[] } {
+  const { value, unresolved } = unmaskEdited(rule.match, original.match);
+  return { rule: { ...rule, match: value }, unresolved };
 }

@@ -9,10 +9,10 @@ import { SecretMask, useMaskedValue } from '@/components/watch/revealed-secrets'
 import type { RuleMode } from '@/lib/rules/approval-rule';
 import { humanDecisions } from '@/lib/rules/human-decisions';
 import { RuleEngine } from '@/lib/rules/rule-engine';
-import { describeMatch, proposalFacts } from '@/lib/rules/rule-shape';
+import { proposalFacts } from '@/lib/rules/rule-shape';
 import { suggestRules, type RuleSuggestion } from '@/lib/rules/rule-suggestions';
-import { maskValue } from '@/lib/secrets/secret-masking';
 import type { Proposal } from '@/lib/store';
+import { maskedRuleName } from './masked-rule-name';
 import { useRules } from './rules-context';
 
 /** At most this many suggestions show at once (the rest wait until these are taken or dismissed). */
@@ -21,26 +21,6 @@ const NO_KEYS: string[] = [];
 /** What a decision line shows of the arguments JSON. */
 const ARGUMENTS_SHOWN = 120;
 const NO_ARGUMENTS = {};
-
-/**
- * A suggested rule's name with its secrets masked, as shown and as saved. The name describes the rule's match
- * (`describeMatch`), which a suggestion pins from proposals' arguments: a secret among them is masked in the name as
- * on the proposals' cards, while the match keeps the real value (the rule must match the calls). Names show
- * unmasked wherever rules are listed, so one holding a secret would leak it there.
- */
-function maskedRuleName(rule: RuleSuggestion['rule']): string {
-  const shownMatch = maskValue(rule.match);
-  if (shownMatch === rule.match) return rule.name;
-  const raw = describeMatch(rule.match);
-  const shown = describeMatch(shownMatch);
-  const at = rule.name.indexOf(raw);
-  if (at >= 0) return rule.name.slice(0, at) + shown + rule.name.slice(at + raw.length);
-  // The name was cut short inside the description: put the masked one in place of what is left of it.
-  for (let cut = 0; cut < rule.name.length; cut++) {
-    if (raw.startsWith(rule.name.slice(cut))) return `${rule.name.slice(0, cut)}${shown}`.slice(0, rule.name.length);
-  }
-  return shown;
-}
 
 /**
  * Learning from people: after the same decision on proposals of one shape three times, the narrowest rule that

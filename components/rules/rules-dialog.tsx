@@ -6,8 +6,11 @@ import { RelativeTime } from '@/components/participants/relative-time';
 import { BUTTON } from '@/components/participants/styles';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog } from '@/components/ui/dialog';
+import { SecretMask, useMaskedValue, useRevealed } from '@/components/watch/revealed-secrets';
 import { RULE_MODES, ruleInputOf, type ApprovalRuleInput, type RuleMode } from '@/lib/rules/approval-rule';
 import { describeMatch } from '@/lib/rules/rule-shape';
+import { maskText } from '@/lib/secrets/secret-masking';
+import { maskedRuleName, ruleRevealId } from './masked-rule-name';
 import { Options, RuleEditor } from './rule-editor';
 import { EMPTY_FORM, ruleOfForm } from './rule-form';
 import { useRules, type RuleRecord, type RulesTarget } from './rules-context';
@@ -23,7 +26,9 @@ const EMPTY_RULE = (ruleOfForm(EMPTY_FORM) as { rule: ApprovalRuleInput }).rule;
 /**
  * The approval rules of the space: each with what it matches, its decision and mode (enforce, shadow, disabled:
  * changed in place), what it did (hits, shadow hits, last hit) and a warning when, in shadow mode, it would have
- * approved something a person rejected; edit (a new version), delete, or write a new one.
+ * approved something a person rejected; edit (a new version), delete, or write a new one. A secret its match pins
+ * (a `token` argument), or its name holds (names saved before names were masked), shows masked, with the operator's
+ * audited Reveal.
  */
 export function RulesDialog({ target, onClose }: { target: RulesTarget | undefined; onClose: () => void }) {
   return (
@@ -94,36 +99,43 @@ function RulesPanel({ target }: { target: RulesTarget }) {
 
 function RuleRow({ rule, highlighted, onEdit }: { rule: RuleRecord; highlighted: boolean; onEdit: () => void }) {
   const { setMode, remove } = useRules();
+  const revealId = ruleRevealId(rule.id);
+  const match = useMaskedValue(revealId, rule.match);
+  // Labels, titles and toasts always say the masked name; only the row's text shows it whole once revealed.
+  const name = maskedRuleName(rule);
+  const secret = match.secret || name !== rule.name;
+  const revealed = useRevealed(revealId);
+  const shownName = secret && revealed ? rule.name : name;
   const expired = rule.expires_at !== undefined && Date.parse(rule.expires_at) <= Date.now();
   const changeMode = (mode: RuleMode) =>
     setMode(rule, mode).then(
-      () => toast(`“${rule.name}” is now ${mode}`),
+      () => toast(`“${name}” is now ${mode}`),
       (error: Error) => toast.error('The mode was not changed', { description: error.message }),
     );
   const [confirming, setConfirming] = useState(false);
   const onDelete = () => {
     setConfirming(false);
     remove(rule.id).then(
-      () => toast(`Rule “${rule.name}” deleted`),
+      () => toast(`Rule “${name}” deleted`),
       (error: Error) => toast.error('The rule was not deleted', { description: error.message }),
     );
   };
   return (
     <li
-      aria-label={`Rule ${rule.name}`}
+      aria-label={`Rule ${name}`}
       aria-current={highlighted ? 'true' : undefined}
       className={`flex flex-col gap-1 rounded border p-2 text-xs ${highlighted ? 'border-sky-600 ring-1 ring-sky-600' : 'border-slate-800'} ${rule.mode === 'disabled' || expired ? 'opacity-60' : ''}`}
     >
       <div className="flex flex-wrap items-center gap-2">
         <span className={`rounded px-1.5 py-px font-medium ${DECISION_STYLE[rule.decision]}`}>{rule.decision}</span>
-        <span className="font-medium text-slate-100">{rule.name}</span>
+        <span className="font-medium text-slate-100">{shownName}</span>
         <span className="text-slate-500">v{rule.version}</span>
         {rule.allow_dangerous && rule.decision === 'approve' && <span className="rounded bg-red-950 px-1.5 py-px text-red-200">approves dangerous tools</span>}
         {expired && <span className="text-slate-400">expired</span>}
         <label className="ml-auto flex items-center gap-1 text-slate-400">
           mode
           <select
-            aria-label={`Mode of ${rule.name}`}
+            aria-label={`Mode of ${name}`}
             value={rule.mode}
             onChange={(e) => void changeMode(e.target.value as RuleMode)}
             className="rounded border border-slate-700 bg-slate-950 px-1 py-0.5 text-xs text-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
@@ -132,13 +144,18 @@ function RuleRow({ rule, highlighted, onEdit }: { rule: RuleRecord; highlighted:
           </select>
         </label>
       </div>
-      <p className="font-mono text-slate-300">{describeMatch(rule.match)}</p>
+      <p className="font-mono text-slate-300">{describeMatch(match.shown)}</p>
+      {secret && (
+        <p>
+          <SecretMask envelopeId={revealId} what="rule" />
+        </p>
+      )}
       <p className="text-slate-400">
         {rule.hits} decided · {rule.shadow_hits} in shadow · last {rule.last_hit_at ? <RelativeTime at={Date.parse(rule.last_hit_at)} /> : 'never'}
         {rule.expires_at && !expired && <> · expires {new Date(rule.expires_at).toLocaleTimeString()}</>}
         {rule.for_session_of && <> · while {rule.for_session_of}’s session lasts</>}
         {rule.max_per_hour !== undefined && <> · at most {rule.max_per_hour}/h</>}
-        {rule.reason && <> · reason “{rule.reason}”</>}
+        {rule.reason && <> · reason “{maskText(rule.reason)}”</>}
       </p>
       {rule.shadow_conflicts > 0 && (
         <p role="alert" className="text-amber-300">
@@ -146,17 +163,17 @@ function RuleRow({ rule, highlighted, onEdit }: { rule: RuleRecord; highlighted:
         </p>
       )}
       <div className="flex gap-2">
-        <button type="button" className={BUTTON.small} onClick={onEdit} aria-label={`Edit ${rule.name}`}>
+        <button type="button" className={BUTTON.small} onClick={onEdit} aria-label={`Edit ${name}`}>
           Edit
         </button>
-        <button type="button" className={BUTTON.small} onClick={() => setConfirming(true)} aria-label={`Delete ${rule.name}`}>
+        <button type="button" className={BUTTON.small} onClick={() => setConfirming(true)} aria-label={`Delete ${name}`}>
           Delete
         </button>
       </div>
       <ConfirmDialog
         open={confirming}
         size="small"
-        title={`Delete the rule “${rule.name}”?`}
+        title={`Delete the rule “${name}”?`}
         description="It stops deciding at once. Its versions stay on file for the audit."
         confirmLabel="Delete rule"
         onConfirm={onDelete}

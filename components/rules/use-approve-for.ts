@@ -5,7 +5,9 @@ import { toast } from 'sonner';
 import { needsConfirmation } from '@/components/proposals/use-proposal-actions';
 import type { ApprovalRuleInput } from '@/lib/rules/approval-rule';
 import { describeMatch, narrowestMatch, proposalFacts } from '@/lib/rules/rule-shape';
+import { maskValue } from '@/lib/secrets/secret-masking';
 import type { Proposal } from '@/lib/store';
+import { maskedRuleName, RULE_NAME_MAX } from './masked-rule-name';
 import { useRules } from './rules-context';
 
 /** How long the toast offering Undo stays: long enough to read it and change one's mind. */
@@ -33,12 +35,14 @@ export function scopeEnd(scope: ApprovalScope, proposer: string): string {
  * The narrowest rule that approves exactly this proposal's shape (its proposer, target, tool and the folder of its
  * paths; see `narrowestMatch`) for the scope; the proposal itself is one of its examples, so the server refuses a
  * rule that would not match it. A dangerous or confirm-first tool gets `allow_dangerous`: the person confirmed it.
+ * Its name describes the match with its secrets masked (a pinned `token` shows `…abcd`, as on the card): names are
+ * shown wherever rules are, while the match keeps the real values the calls are matched against.
  */
 export function approvalRuleFor(p: Proposal, scope: ApprovalScope, now = Date.now()): ApprovalRuleInput {
   const facts = proposalFacts(p);
   const match = narrowestMatch([facts]);
   return {
-    name: `${describeMatch(match)} (${scopeLabel(scope, p.proposer)})`.slice(0, 120),
+    name: maskedRuleName({ name: `${describeMatch(match)} (${scopeLabel(scope, p.proposer)})`, match }).slice(0, RULE_NAME_MAX),
     decision: 'approve',
     mode: 'enforce',
     match,
@@ -61,14 +65,16 @@ export function useApproveFor() {
     async (p: Proposal, scope: ApprovalScope): Promise<boolean> => {
       try {
         const rule = await rules.create(approvalRuleFor(p, scope));
+        // As saved it is masked already; a toast never shows a secret, whatever the server answered.
+        const name = maskedRuleName(rule);
         toast.success(`Approved ${scopeLabel(scope, p.proposer)}`, {
           duration: UNDO_TOAST_MS,
-          description: `Rule “${rule.name}” approves ${describeMatch(rule.match)}.`,
+          description: `Rule “${name}” approves ${describeMatch(maskValue(rule.match))}.`,
           action: {
             label: 'Undo',
             onClick: () =>
               void rules.remove(rule.id).then(
-                () => toast(`Rule “${rule.name}” deleted: such calls ask a person again`),
+                () => toast(`Rule “${name}” deleted: such calls ask a person again`),
                 (error: Error) => toast.error('The rule was not deleted', { description: error.message }),
               ),
           },

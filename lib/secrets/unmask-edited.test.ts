@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { maskedSecretsIn, maskText, maskValue } from './secret-masking';
-import { unmaskEdited } from './unmask-edited';
+import { secretsOf, unmaskEdited } from './unmask-edited';
 
 const GITHUB = `ghp_${'A1b2C3d4E5'.repeat(3)}abcd12`;
 /** Another token with the same prefix and last four characters: the same masked form. */
@@ -69,5 +69,16 @@ describe('putting back the secrets an edit left masked', () => {
   it('leaves a value without secrets as it was edited', () => {
     const original = { path: 'a.md', n: [1, 2] };
     expect(unmaskEdited({ path: 'b.md', n: [1, 2, 3], extra: null }, original)).toEqual({ value: { path: 'b.md', n: [1, 2, 3], extra: null }, unresolved: [] });
+  });
+});
+
+describe('secretsOf', () => {
+  it('lists each secret maskValue masks with the form shown in its place, longest first', () => {
+    const token = `ghp_${'a1B2'.repeat(9)}`;
+    expect(secretsOf({ note: `use ${token}`, password: 'hunter2', plain: 'nothing' })).toEqual([
+      { secret: token, masked: `ghp_…${token.slice(-4)}` },
+      { secret: 'hunter2', masked: '…' },
+    ]);
+    expect(secretsOf({ plain: 'nothing' })).toEqual([]);
   });
 });

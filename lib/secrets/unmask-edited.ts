@@ -41,6 +41,17 @@ export function unmaskEdited<T>(edited: T, original: unknown): UnmaskedEdit<T> {
   return { value, unresolved: [...unresolved] };
 }
 
+/**
+ * Every secret `maskValue` masks in `value` (recognised formats anywhere, the whole string of a secret-named field),
+ * each with the masked form shown in its place, longest secret first: for masking the same secrets where they were
+ * copied into other text (a rule's name describing the arguments it pins).
+ */
+export function secretsOf(value: unknown): { secret: string; masked: string }[] {
+  const secrets = new Map<string, Set<string>>();
+  collect(value, undefined, secrets, new WeakSet());
+  return [...secrets].flatMap(([masked, all]) => [...all].map((secret) => ({ secret, masked }))).sort((a, b) => b.secret.length - a.secret.length);
+}
+
 /** The one secret a masked form stands for; undefined (and the form noted) when it stands for several. */
 function only(form: string, secrets: Map<string, Set<string>>, unresolved: Set<string>): string | undefined {
   const all = secrets.get(form);
