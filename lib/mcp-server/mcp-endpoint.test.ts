@@ -144,6 +144,20 @@ describe('the space as an MCP server', () => {
     const client = await mcpClient();
     await client.listTools();
     expect(await client.callTool({ name: 'tools__read_note', arguments: { path: 'a.md' } })).toEqual({ content: [{ type: 'text', text: 'note a.md: hello' }] });
+    // Nothing to wait for but the tool: one JSON body, no event stream to set up.
+    const direct = await fetch(gw.httpUrl('/mcp/crew'), {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${tokenOf('agent')}`,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'Mcp-Session-Id': (client.transport as StreamableHTTPClientTransport).sessionId!,
+        'Mcp-Protocol-Version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'raw-1', method: 'tools/call', params: { name: 'tools__read_note', arguments: { path: 'b.md' } } }),
+    });
+    expect(direct.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await direct.json()).toEqual({ jsonrpc: '2.0', id: 'raw-1', result: { content: [{ type: 'text', text: 'note b.md: hello' }] } });
     expect(await client.callTool({ name: 'nobody__nothing', arguments: {} })).toMatchObject({
       isError: true,
       content: [{ text: expect.stringMatching(/No tool "nobody__nothing"/) }],
