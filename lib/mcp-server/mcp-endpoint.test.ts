@@ -250,6 +250,23 @@ describe('the space as an MCP server', () => {
     // Its participant's connection ended with it (afterEach: offline once every session has ended).
   });
 
+  it('withdraws the proposal of a call whose client went away without ending its session', async () => {
+    const client = await mcpClient();
+    const call = client.callTool({ name: 'tools__write_note', arguments: { text: 'dropped' } });
+    const proposal = await pendingOf('write_note');
+    const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId!;
+    await client.close(); // the HTTP request is cut, as when the client process dies: no cancel, no DELETE
+    await expect(call).rejects.toThrow();
+    await expect.poll(() => lead.proposals.get(proposal.id)?.state, { timeout: 5_000 }).toBe('withdrawn');
+    expect(notes).not.toContain('dropped');
+    // The session itself waits for its client to come back (or for the idle timeout): ended here by hand.
+    const ended = await fetch(gw.httpUrl('/mcp/crew'), {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${tokenOf('agent')}`, 'Mcp-Session-Id': sessionId },
+    });
+    expect(ended.status).toBe(200);
+  });
+
   it('asks the space a question and returns the answer correlated to it', async () => {
     const client = await mcpClient();
     const answered = client.callTool({ name: ASK_HUMAN_TOOL, arguments: { question: 'Which branch should I deploy?' } });

@@ -84,6 +84,8 @@ export class McpSpaceSession {
   private readonly tasks = new ApprovalTasks();
   private listChanged?: ReturnType<typeof setTimeout>;
   private closed = false;
+  /** The calls whose responses are streaming, by JSON-RPC id: aborted when the client cuts its response off. */
+  private readonly responses = new Map<string | number, AbortController>();
   /** Calls under way: aborted (their proposals withdrawn) when the session ends. */
   private readonly calls = new Map<AbortController, { proposalId?: string }>();
   /** When a request of the client last arrived (idle sessions are ended). */
@@ -143,7 +145,18 @@ export class McpSpaceSession {
         );
         return { task: created };
       }
-      return call({ signal: extra.signal, progressToken: request.params._meta?.progressToken, notify: extra.sendNotification });
+      // Cancelled (`notifications/cancelled`), or its response cut off: a client that died waits for nothing.
+      const cutOff = new AbortController();
+      this.responses.set(extra.requestId, cutOff);
+      try {
+        return await call({
+          signal: AbortSignal.any([extra.signal, cutOff.signal]),
+          progressToken: request.params._meta?.progressToken,
+          notify: extra.sendNotification,
+        });
+      } finally {
+        this.responses.delete(extra.requestId);
+      }
     });
     return server;
   }
@@ -162,6 +175,12 @@ export class McpSpaceSession {
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     this.lastUsed = Date.now();
     if (req.method === 'POST' && this.answersAtOnce(body)) return this.answerAtOnce(req, res, body);
+    const id = (body as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' || typeof id === 'number')
+      res.once('close', () => {
+        // Closed before its answer was written: the client went away (it died, or dropped the request) without a cancel.
+        if (!res.writableFinished) this.responses.get(id)?.abort(new Error('the client closed the request'));
+      });
     await this.transport.handleRequest(req, res, body);
     // The JSON side learns the session as the client opened it (its capabilities and protocol version).
     if (isInitializeRequest(body) && this.transport.sessionId)
