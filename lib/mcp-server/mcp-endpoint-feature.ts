@@ -3,6 +3,7 @@ import { parseToolsListResult } from '../protocol';
 import type { DiscoveredTool } from '../sdk/tool-discovery';
 import type { RunningToolPins } from '../tool-pins/tool-pins-feature';
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint';
+import { OPEN_PROPOSAL_TABLES, OpenProposals } from './open-proposals';
 
 /** The MCP endpoint as it runs for one space (tests read its sessions). */
 export interface RunningMcpEndpoint extends RunningFeature {
@@ -16,8 +17,22 @@ export interface RunningMcpEndpoint extends RunningFeature {
 export function mcpEndpointFeature(): SpaceFeature {
   return {
     name: 'mcp',
+    tables: OPEN_PROPOSAL_TABLES,
     start(context): RunningMcpEndpoint {
-      const { space } = context;
+      const { space, gateway } = context;
+      const proposals = new OpenProposals(context.database, space.id, context.storage.replicate);
+      // Sessions end with the server that ran them: what they left waiting is withdrawn before anyone can approve it.
+      const withdrawn = proposals.withdrawOrphans(space, (participantId, envelope) => {
+        const participant = space.participants.get(participantId);
+        if (!participant?.compiled.matches(envelope)) {
+          context.log(`[${space.id}/mcp] cannot withdraw ${participantId}'s proposal ${envelope.correlation_id[0]}: it may not send mcp/withdraw`);
+          return false;
+        }
+        const result = gateway.submit(space, participant, Buffer.from(JSON.stringify(envelope)));
+        if (!result.ok) context.log(`[${space.id}/mcp] could not withdraw ${envelope.correlation_id[0]}: ${result.error.message}`);
+        return result.ok;
+      });
+      if (withdrawn > 0) context.log(`[${space.id}/mcp] withdrew ${withdrawn} proposal(s) whose MCP sessions ended with the last run`);
       // What tool pinning saw listed, of the participants present: read as any tools/list answer is.
       const catalog = (): DiscoveredTool[] =>
         (context.feature<RunningToolPins>('tool-pins')?.records.currentDefinitions() ?? [])
@@ -25,7 +40,7 @@ export function mcpEndpointFeature(): SpaceFeature {
           .flatMap(({ participant, definition }) =>
             (parseToolsListResult({ tools: [definition] }) ?? []).map((tool) => ({ ...tool, participantId: participant })),
           );
-      const endpoint = createMcpEndpoint({ gateway: context.gateway, space, gatewayUrl: context.gatewayUrl, join: context.join, catalog, log: context.log });
+      const endpoint = createMcpEndpoint({ gateway, space, gatewayUrl: context.gatewayUrl, join: context.join, catalog, proposals, log: context.log });
       return { endpoint, routes: [endpoint.route], stop: () => endpoint.close() };
     },
   };

@@ -180,6 +180,8 @@ describe('the space as an MCP server', () => {
     expect(notes).toEqual(['ship it']);
     // Audited as the participant it is.
     expect(gw.audit.query({ space: 'crew', type: ['PROPOSAL_FULFILLED'] }).at(-1)).toMatchObject({ actor: 'lead', subject: 'agent' });
+    // Recorded as waited on while it waited (a restart would withdraw it), and no longer.
+    expect(gw.host('crew').context.database.db.prepare('SELECT COUNT(*) AS n FROM mcp_open_proposals').get()).toEqual({ n: 0 });
   });
 
   it('runs a call that waits for approval as a task when the client asks for one; cancelling the task withdraws it', async () => {

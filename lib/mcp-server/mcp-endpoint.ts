@@ -7,6 +7,7 @@ import type { Space } from '../gateway/space';
 import type { DiscoveredTool } from '../sdk/tool-discovery';
 import type { TransportFactory } from '../sdk/transport';
 import type { McpSpaceSession } from './mcp-session';
+import type { OpenProposals } from './open-proposals';
 
 /** `/mcp/{space}`, and `/mcp?space=NAME` for clients that rewrite any path not ending in `/mcp`. */
 const MCP_PATH = /^\/mcp(?:\/([^/]+))?\/?$/;
@@ -30,6 +31,8 @@ export interface McpEndpointOptions {
   join?: TransportFactory;
   /** The tools the space has seen listed, for sessions that may propose calls but not list tools themselves. */
   catalog?(): DiscoveredTool[];
+  /** Where sessions record the proposals they wait on (withdrawn at the next start if the server stops meanwhile). */
+  proposals?: OpenProposals;
   log(line: string): void;
 }
 
@@ -88,6 +91,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       gatewayUrl: options.gatewayUrl,
       transport: options.join,
       catalog: options.catalog,
+      proposals: options.proposals,
       space: space.id,
       token: token!,
       log: (line) => options.log(`[${space.id}/mcp ${participant.id}] ${line}`),

@@ -17,6 +17,7 @@ import { type TransportFactory, withQuery } from '../sdk/transport';
 import { CapabilityDeniedError, GatewayRefusalError, McpError, ProposalRejectedError, RequestCancelledError, RequestTimeoutError } from '../sdk/sdk-errors';
 import type { DiscoveredTool } from '../sdk/tool-discovery';
 import { ApprovalTasks } from './approval-tasks';
+import type { OpenProposals } from './open-proposals';
 import { ASK_HUMAN_TOOL, askHuman, askHumanTool, mayAsk } from './ask-human-tool';
 import { exposedToolName } from './mcp-tool-names';
 import { type CallContext, reportWhileWaiting } from './waiting-progress';
@@ -62,6 +63,8 @@ export interface McpSessionOptions {
    * propose calls but not ask for listings itself.
    */
   catalog?(): DiscoveredTool[];
+  /** Where the proposals it waits on are recorded while it waits. */
+  proposals?: Pick<OpenProposals, 'opened' | 'closed'>;
 }
 
 /**
@@ -300,6 +303,7 @@ export class McpSpaceSession {
           onSent: (envelope) => {
             if (envelope.kind !== 'mcp/proposal') return;
             proposalId = call.proposalId = envelope.id;
+            if (this.participant.id) this.options.proposals?.opened(envelope.id, this.participant.id);
             stopReporting = reportWhileWaiting(how, () => `waiting for a supervisor of space "${this.options.space}" to approve proposal ${proposalId}`);
           },
         },
@@ -309,6 +313,7 @@ export class McpSpaceSession {
       return await this.failure(error, target, proposalId);
     } finally {
       stopReporting();
+      if (proposalId) this.options.proposals?.closed(proposalId);
       this.calls.delete(controller);
       how.signal.removeEventListener('abort', cancel);
     }
