@@ -130,7 +130,7 @@ test('revoking a grant acts at once and its toast offers Undo, which grants it b
     await grant.getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(() => agent.canSend('mcp/request', call)).toBe(false);
 
-    // Undo in the toast, and (the dialog being modal, the toast out of reach) in place in the dialog too.
+    // Undo in the toast (shown above the modal), and in place in the dialog too.
     await expect(toast(page, 'Revoked a grant of agent').getByRole('button', { name: 'Undo' })).toBeVisible();
     await expect(grant).toHaveCount(0);
     await dialog.getByRole('status').filter({ hasText: 'Revoked a grant of agent.' }).getByRole('button', { name: 'Undo' }).click();

@@ -103,6 +103,17 @@ test('"Approve for 1 hour" approves by a new rule that expires in an hour; Undo 
   const expiresIn = Date.parse(rule.expires_at!) - Date.now();
   expect(expiresIn).toBeGreaterThan(55 * 60_000);
   expect(expiresIn).toBeLessThanOrEqual(60 * 60_000);
+  // The rules view says when it expires as every other time reads (relative), the exact time in a <time>.
+  await cardOf(page, first)
+    .getByRole('button', { name: /\(for 1 hour\) \(v1\)$/ })
+    .click();
+  const rulesView = page.getByRole('dialog', { name: 'Approval rules' });
+  const expiry = rulesView.getByRole('listitem', { name: /\(for 1 hour\)/ }).locator('time', { hasText: /^in / });
+  await expect(expiry).toHaveText(/^in (59m|1h)$/);
+  await expect(expiry).toHaveAttribute('datetime', new Date(rule.expires_at!).toISOString());
+  await expect(expiry).toHaveAttribute('title', /\d/);
+  await page.keyboard.press('Escape');
+  await expect(rulesView).toBeHidden();
 
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect.poll(async () => (await listRules(request)).some((r) => r.id === rule.id)).toBe(false);
@@ -140,6 +151,22 @@ test('a reject rule written in the rules view tells the agent its reason; disabl
   await form.getByLabel('Mode', { exact: true }).selectOption('enforce');
   await expect(form.getByRole('region', { name: 'Preview' })).toContainText('would have rejected 0');
   await form.getByRole('button', { name: 'Create rule' }).click();
+  // The toast it raises shows above the modal (not behind its backdrop), topmost where it is, in a live region.
+  const savedText = `Rule “no drafts ${u}” saved (v1)`;
+  await expect(page.getByText(savedText).first()).toBeVisible();
+  await expect
+    .poll(() =>
+      page.evaluate((text) => {
+        // Some element showing the text is the topmost one at its own centre, and is in a live region.
+        const shown = [...document.querySelectorAll('[data-sonner-toast] [data-title]')].filter((el) => el.textContent === text);
+        return shown.some((el) => {
+          const box = el.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return !!hit && el.contains(hit) && el.closest('[aria-live]')?.getAttribute('aria-live') === 'polite';
+        });
+      }, savedText),
+    )
+    .toBe(true);
   const row = rules.getByRole('listitem', { name: `Rule no drafts ${u}` });
   await expect(row).toContainText(`agent · ${tool} · path drafts/*`);
   await page.keyboard.press('Escape');

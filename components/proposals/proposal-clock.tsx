@@ -1,16 +1,7 @@
 'use client';
 
+import { formatAgo } from '@/components/participants/relative-time';
 import { useSpace } from '@/components/session/space-session';
-
-/** "12s", "4m", "2h": compact durations for ages. */
-export function formatAge(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
-  const h = Math.floor(m / 60);
-  return h < 48 ? `${h}h` : `${Math.floor(h / 24)}d`;
-}
 
 /** "4:07" / "1:02:07" for countdowns. */
 export function formatCountdown(ms: number): string {
@@ -29,7 +20,7 @@ export function Age({ at }: { at: number }) {
   const now = useClock();
   return (
     <time dateTime={new Date(at).toISOString()} title={new Date(at).toLocaleString()} className="tabular-nums">
-      {formatAge(now - at)} ago
+      {formatAgo(at, Math.max(now, at))}
     </time>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 
 import { memo, type ReactNode } from 'react';
+import { RelativeTime } from '@/components/participants/relative-time';
 import { useRules } from '@/components/rules/rules-context';
 import { SecretMask, useMaskedValue } from '@/components/watch/revealed-secrets';
 import type { RuleRef } from '@/lib/protocol';
@@ -70,11 +71,17 @@ export const ProposalOutcome = memo(function ProposalOutcome({ proposal: p, me }
   // A proposer that withdraws at its own timeout is the same event as its deadline passing: one line says both.
   const timedOut = p.withdrawal?.reason === 'timeout';
   if ((p.state === 'expired' || p.expiredAt !== undefined) && !timedOut) {
+    const within = p.deadlineSource === 'proposer' ? `within ${p.proposer}’s timeout` : `within this dashboard’s limit (${p.proposer} named no timeout)`;
     lines.push(
       <p key="expired" className="text-amber-300">
-        Expired {p.expiredAt ? `at ${new Date(p.expiredAt).toLocaleTimeString()}` : ''}: nobody decided{' '}
-        {p.deadlineSource === 'proposer' ? `within ${p.proposer}’s timeout` : `within this dashboard’s limit (${p.proposer} named no timeout)`}. It was not
-        rejected.
+        Expired
+        {p.expiredAt !== undefined && (
+          <>
+            {' '}
+            <RelativeTime at={p.expiredAt} />
+          </>
+        )}
+        : nobody decided {within}. It was not rejected.
       </p>,
     );
   }

@@ -2,6 +2,7 @@
 
 import { useDeferredValue, useMemo, useState } from 'react';
 import { toast } from 'sonner';
+import { RelativeTime } from '@/components/participants/relative-time';
 import { buttonClass } from '@/components/proposals/button-styles';
 import { useSpace, useSpaceSession } from '@/components/session/space-session';
 import { useStoredState } from '@/components/session/use-stored-state';
@@ -93,7 +94,7 @@ export function RuleSuggestions() {
               <ul className="mt-1 list-disc pl-5 text-slate-300">
                 {basedOn.map((d) => (
                   <li key={d.proposal.id}>
-                    {d.decision === 'approve' ? 'approved' : `rejected (${d.reason ?? 'no reason'})`} by {d.by} at {new Date(d.at).toLocaleTimeString()}:{' '}
+                    {d.decision === 'approve' ? 'approved' : `rejected (${d.reason ?? 'no reason'})`} by {d.by} <RelativeTime at={d.at} />:{' '}
                     <DecidedArguments proposal={d.proposal} />
                   </li>
                 ))}

@@ -152,7 +152,12 @@ function RuleRow({ rule, highlighted, onEdit }: { rule: RuleRecord; highlighted:
       )}
       <p className="text-slate-400">
         {rule.hits} decided · {rule.shadow_hits} in shadow · last {rule.last_hit_at ? <RelativeTime at={Date.parse(rule.last_hit_at)} /> : 'never'}
-        {rule.expires_at && !expired && <> · expires {new Date(rule.expires_at).toLocaleTimeString()}</>}
+        {rule.expires_at && !expired && (
+          <>
+            {' '}
+            · expires <RelativeTime at={Date.parse(rule.expires_at)} future />
+          </>
+        )}
         {rule.for_session_of && <> · while {rule.for_session_of}’s session lasts</>}
         {rule.max_per_hour !== undefined && <> · at most {rule.max_per_hour}/h</>}
         {rule.reason && <> · reason “{maskText(rule.reason)}”</>}

@@ -5,6 +5,28 @@ import { useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } fr
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]:not([tabindex="-1"])';
 
+/** The page's one toast region (sonner's `<Toaster>` in app/layout.tsx). */
+const TOAST_REGION = 'section[aria-live][aria-label^="Notifications"]';
+
+/**
+ * While a modal is open everything outside it is inert and under its backdrop, toasts included (a popover shown
+ * after it stays inert too). So the open dialog takes the page's toast region in, into its top layer, where toasts
+ * show above the backdrop, are announced and can be clicked (Undo); closing puts it back where it was. One region,
+ * moved, rather than a second one: a toast never shows twice.
+ */
+function adoptToasts(dialog: HTMLDialogElement): () => void {
+  const region = document.querySelector<HTMLElement>(TOAST_REGION);
+  if (!region) return () => undefined;
+  const parent = region.parentNode;
+  const next = region.nextSibling;
+  dialog.append(region);
+  return () => {
+    if (region.parentNode !== dialog) return; // a dialog opened above took it, and gives it back to us first
+    const home = parent?.isConnected ? parent : document.body;
+    home.insertBefore(region, next?.parentNode === home ? next : null);
+  };
+}
+
 const SIZES = { small: 'max-w-md', medium: 'max-w-lg', large: 'max-w-2xl', wide: 'max-w-6xl' } as const;
 
 export interface DialogProps {
@@ -39,10 +61,12 @@ export function Dialog({ open, onClose, title, description, size = 'medium', clo
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     dialog.showModal();
     shown.current = true;
+    const giveToastsBack = adoptToasts(dialog);
     // showModal focuses the first focusable element (the × button); a form names a better start.
     dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       shown.current = false;
+      giveToastsBack();
       if (dialog.open) dialog.close();
       // Runs after the children (and whatever had focus among them) are gone. No scrolling: in a virtualised
       // list the opener may have moved while the dialog was open.
