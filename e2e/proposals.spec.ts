@@ -171,6 +171,8 @@ test('a proposal shows its risk and a diff against the current file, is approved
   const deleteCard = card(page, 'delete_file', `notes-${u}.txt`);
   await expect(deleteCard.getByText('risk: dangerous')).toBeVisible();
   await expect(deleteCard.getByText('confirmation required')).toBeVisible();
+  // Keys act on the selected card: select this one (proposals other journeys left may be waiting too).
+  await deleteCard.focus();
   await page.keyboard.press('a');
   const confirm = page.getByRole('dialog', { name: 'Run delete_file?' });
   await expect(confirm).toBeVisible();
@@ -186,11 +188,13 @@ test('a proposal shows its risk and a diff against the current file, is approved
   const second = agentCall(agent, 'write_file', { path: `todo-${u}.txt`, content: 'ship it' });
   const secondCard = card(page, 'write_file', `todo-${u}.txt`);
   await expect(secondCard.getByText('pending')).toBeVisible();
+  await secondCard.focus();
   await page.keyboard.press('a');
   await page.keyboard.press('a');
   await expect(secondCard.getByLabel('Result')).toHaveText(`Wrote 7 characters to todo-${u}.txt`);
   expect(await second).toMatchObject({ ok: true });
-  await expect(page.getByText(/^(Already sent your decision on write_file|write_file from agent is already)/)).toBeVisible();
+  // The second press finds the decision sent ("Already sent…") or the card already gone from the queue (a fast tool):
+  // either way the tool ran once.
   expect(tools.calls.filter((c) => c.name === 'write_file' && c.args.path === `todo-${u}.txt`)).toHaveLength(1);
 });
 
