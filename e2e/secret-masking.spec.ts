@@ -21,6 +21,22 @@ interface ListedRule {
   match: { tool?: string; arguments?: Record<string, unknown> };
 }
 
+/** Joins as `tools` serving a moderate-risk `tool` that answers with `reply`; returns the arguments of every call it runs. */
+async function serveTool(tool: string, reply: (args: Record<string, unknown>) => string): Promise<Record<string, unknown>[]> {
+  const tools = await connectParticipant('tools', { autoDiscovery: false });
+  participants.push(tools);
+  const received: Record<string, unknown>[] = [];
+  tools.tools.register({
+    name: tool,
+    security: { risk_level: 'moderate' },
+    execute: (args) => {
+      received.push(args);
+      return reply(args);
+    },
+  });
+  return received;
+}
+
 async function listRules(request: APIRequestContext): Promise<ListedRule[]> {
   return ((await (await request.get('/api/spaces/e2e/rules', { headers: AUTH })).json()) as { rules: ListedRule[] }).rules;
 }
@@ -58,17 +74,7 @@ test('a token in a proposal, a thought, a chat and a question shows masked every
   const middle = token.slice(12, 24);
   const tool = `deploy_${u}`;
 
-  const tools = await connectParticipant('tools', { autoDiscovery: false });
-  participants.push(tools);
-  const received: Record<string, unknown>[] = [];
-  tools.tools.register({
-    name: tool,
-    security: { risk_level: 'moderate' },
-    execute: (args) => {
-      received.push(args);
-      return `deployed ${String(args.repo)} with ${String(args.token)}`;
-    },
-  });
+  const received = await serveTool(tool, (args) => `deployed ${String(args.repo)} with ${String(args.token)}`);
   const agent = await connectParticipant('agent', { autoDiscovery: false });
   participants.push(agent);
 
@@ -201,17 +207,7 @@ test('a rule made from a proposal holding a token shows it masked in its name, t
   const tool = `release_${u}`;
   ruleMarks.push(tool);
 
-  const tools = await connectParticipant('tools', { autoDiscovery: false });
-  participants.push(tools);
-  const received: Record<string, unknown>[] = [];
-  tools.tools.register({
-    name: tool,
-    security: { risk_level: 'moderate' },
-    execute: (args) => {
-      received.push(args);
-      return `released ${String(args.repo)}`;
-    },
-  });
+  const received = await serveTool(tool, (args) => `released ${String(args.repo)}`);
   const agent = await connectParticipant('agent', { autoDiscovery: false });
   participants.push(agent);
   const propose = () => {
