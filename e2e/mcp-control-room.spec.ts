@@ -158,3 +158,23 @@ test('“Connect an MCP client…” gives the URL and a token issued once, with
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(dialog).toBeHidden();
 });
+
+test('the card shows the MCP client joined as its participant, and an operator’s End session ends it', async ({ page }) => {
+  await page.goto(signInUrl());
+  await expect(page.getByTestId('connection-status')).toHaveText('Live');
+  const card = page.getByRole('article', { name: 'coder', exact: true });
+  const line = card.getByRole('list', { name: 'MCP sessions of coder' }).getByRole('listitem').filter({ hasText: 'MCP: e2e-mcp-control-room 1.0.0' });
+  await expect(line).toHaveCount(1);
+  await expect(line).toContainText(/active (just now|\d+s ago)/);
+
+  await line.getByRole('button', { name: 'End session of e2e-mcp-control-room 1.0.0' }).click();
+  const dialog = page.getByRole('dialog', { name: 'End the MCP session of e2e-mcp-control-room 1.0.0?' });
+  await dialog.getByRole('button', { name: 'End session' }).click();
+  await expect(line).toHaveCount(0);
+  // Its client is told the session is gone (404) at its next request.
+  await expect(coder.client.listTools()).rejects.toThrow();
+  const audit = await fetch(`http://127.0.0.1:${E2E_PORT}/api/spaces/e2e/audit?type=MCP_SESSION_ENDED&order=desc&limit=1`, {
+    headers: { Authorization: `Bearer ${E2E_TOKENS.human}` },
+  });
+  expect((await audit.json()).events[0]).toMatchObject({ actor: 'human', subject: 'coder', details: { client: 'e2e-mcp-control-room' } });
+});

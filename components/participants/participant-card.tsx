@@ -11,6 +11,7 @@ import { ConnectMcpDialog } from './connect-mcp-dialog';
 import { ContextGauge } from './context-gauge';
 import type { TrackedSend } from './action-outcome';
 import { ControlStatus } from './control-status';
+import { McpSessions } from './mcp-sessions';
 import { summarizeCapabilities } from './effective-capabilities';
 import { useGrantsTo } from './grants-to';
 import { ParticipantControls } from './participant-controls';
@@ -73,6 +74,8 @@ export const ParticipantCard = memo(function ParticipantCard({ id, me }: { id: s
       </header>
 
       <Presence p={p} />
+      {/* an MCP client joined as it is one of its connections: only an online participant has any */}
+      {p.online && <McpSessions participantId={id} presence={`${p.joinedAt}-${p.lastSeen}`} />}
       <Badges p={p} />
       <ProcessState participantId={id} />
       {p.online && <ContextGauge participant={id} />}

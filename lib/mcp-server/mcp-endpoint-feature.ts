@@ -3,6 +3,7 @@ import { parseToolsListResult } from '../protocol';
 import type { DiscoveredTool } from '../sdk/tool-discovery';
 import type { RunningToolPins } from '../tool-pins/tool-pins-feature';
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint';
+import { createMcpSessionsRoute } from './mcp-sessions-api';
 import { OPEN_PROPOSAL_TABLES, OpenProposals } from './open-proposals';
 
 /** The MCP endpoint as it runs for one space (tests read its sessions). */
@@ -41,7 +42,9 @@ export function mcpEndpointFeature(): SpaceFeature {
             (parseToolsListResult({ tools: [definition] }) ?? []).map((tool) => ({ ...tool, participantId: participant })),
           );
       const endpoint = createMcpEndpoint({ gateway, space, gatewayUrl: context.gatewayUrl, join: context.join, catalog, proposals, log: context.log });
-      return { endpoint, routes: [endpoint.route], stop: () => endpoint.close() };
+      // Which MCP clients are joined, as whom (members), and ending one (operators).
+      const sessionsRoute = createMcpSessionsRoute(gateway, space, endpoint.sessions, context.audit);
+      return { endpoint, routes: [endpoint.route, sessionsRoute], stop: () => endpoint.close() };
     },
   };
 }

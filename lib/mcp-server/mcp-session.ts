@@ -91,6 +91,8 @@ export class McpSpaceSession {
   private readonly responses = new Map<string | number, AbortController>();
   /** Calls under way: aborted (their proposals withdrawn) when the session ends. */
   private readonly calls = new Map<AbortController, { proposalId?: string }>();
+  /** When the client opened it (its `initialize`). */
+  readonly openedAt = Date.now();
   /** When a request of the client last arrived (idle sessions are ended). */
   lastUsed = Date.now();
 
@@ -211,6 +213,19 @@ export class McpSpaceSession {
 
   get sessionId(): string | undefined {
     return this.transport.sessionId;
+  }
+
+  /** What the client said it is in its `initialize` (`clientInfo`), once it has. */
+  client(): { name: string; version: string } | undefined {
+    const info = this.server.getClientVersion();
+    return info && { name: info.name, version: info.version };
+  }
+
+  /** Its calls waiting for a supervisor's decision (each withdrawn if the session ends). */
+  get waiting(): number {
+    let n = 0;
+    for (const call of this.calls.values()) if (call.proposalId !== undefined) n++;
+    return n;
   }
 
   /** Ends the session: the proposals of calls under way are withdrawn, then the participant leaves and the transport closes. */

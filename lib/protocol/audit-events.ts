@@ -22,6 +22,7 @@ import { GATEWAY_ID } from './kinds';
  * | `PARTICIPANT_INVITED`  | –        | `space/invite` accepted                            | inviter            | invitee          | `{ capabilities, reason? }` (never the token) |
  * | `PARTICIPANT_KICKED`   | –        | `space/kick` accepted                              | kicker             | target           | `{ reason? }`                               |
  * | `TOKEN_ISSUED`         | –        | an operator issues a participant one more token (`POST …/participants/{id}/tokens`) | operator / `admin` | participant | `{ token_id, label? }` (never the token) |
+ * | `MCP_SESSION_ENDED`    | –        | an operator ends an MCP client's session (`DELETE …/mcp/sessions/{id_prefix}`) | operator / `admin` | participant | `{ id_prefix, client?, client_version?, withdrawn }` (never the session id) |
  * | `PARTICIPANT_PAUSED`   | –        | `participant/pause` accepted                       | sender             | target           | `{ timeout_seconds?, reason? }`             |
  * | `PARTICIPANT_RESUMED`  | –        | `participant/resume`, or a pause timing out        | sender / gateway   | target           | `{ reason? }` (`timeout` when it lapsed)    |
  * | `PARTICIPANT_SHUTDOWN` | –        | `participant/shutdown` accepted                    | sender             | target           | `{ reason? }`                               |
@@ -73,6 +74,7 @@ export const AUDIT_EVENT_TYPES = {
   PARTICIPANT_INVITED: { mgp: false, description: 'A participant was invited (`space/invite`).' },
   PARTICIPANT_KICKED: { mgp: false, description: 'A participant was removed and its tokens revoked (`space/kick`).' },
   TOKEN_ISSUED: { mgp: false, description: 'An operator issued a participant one more token (e.g. for an MCP client).' },
+  MCP_SESSION_ENDED: { mgp: false, description: 'An operator ended an MCP client\u2019s session (its calls waiting for approval were withdrawn).' },
   PARTICIPANT_PAUSED: { mgp: false, description: 'A participant was paused (`participant/pause`).' },
   PARTICIPANT_RESUMED: { mgp: false, description: 'A paused participant was resumed.' },
   PARTICIPANT_SHUTDOWN: { mgp: false, description: 'A participant was shut down (`participant/shutdown`).' },

@@ -29,3 +29,4 @@ export * from './budgets';
 export * from './tool-pins';
 export * from './mcp-oauth';
 export * from './participant-tokens';
+export * from './mcp-sessions';
