@@ -117,6 +117,14 @@ async function runLoad(port: number): Promise<{ rows: LatencyRow[]; throughput: 
           await sleep(intervalMs - (performance.now() - started));
         }
       });
+    // Each session's first listing and call (cold: the client caches the listing, the session learns its tools), as
+    // the sequential measurements warm up; reported on their own row.
+    const cold = await percentiles(sessions, async (session, time) => {
+      await time(async () => {
+        await session.listTools();
+        await session.callTool({ name: 'tool__note', arguments: { path: 'notes/first.md' } });
+      });
+    });
     const paced = await each(CALL_INTERVAL_MS);
     const saturated = await phase('saturated', () => each(0));
     return {
@@ -124,6 +132,7 @@ async function runLoad(port: number): Promise<{ rows: LatencyRow[]; throughput: 
         { name: 'direct tools/call by a MEW participant', ...direct },
         { name: 'the same call by an MCP client through /mcp', ...viaMcp },
         { name: 'added by the MCP endpoint', p50: viaMcp.p50 - direct.p50 },
+        { name: `${SESSIONS} new sessions at once: each one's first list + call`, ...cold },
         { name: `${SESSIONS} sessions, one call each per ${CALL_INTERVAL_MS} ms: list + ${CALLS_PER_SESSION} calls`, ...paced },
         { name: `${SESSIONS} sessions back to back: list + ${CALLS_PER_SESSION} calls`, ...saturated },
       ],
