@@ -389,6 +389,45 @@ test("a proposer's timeout shows a countdown and then expired, never rejected; h
   await expect(help).toBeHidden();
 });
 
+test('at 1100 px the page does not scroll: each column does, and the queue scrolls 30 pending proposals under its heading', async ({ page }) => {
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await openControlRoom(page);
+  for (let n = 1; n <= 30; n++) propose(agent, 'write_file', { path: `many-${u}/${n}.txt`, content: `note ${n}` });
+  await expect(queue(page).getByText(/^([3-9]\d|\d{3,}) pending$/)).toBeVisible();
+
+  const extent = () =>
+    page.evaluate(() => ({ height: document.scrollingElement!.scrollHeight, width: document.scrollingElement!.scrollWidth, innerHeight, innerWidth }));
+  const before = await extent();
+  expect(before.height).toBeLessThanOrEqual(before.innerHeight + 1);
+  expect(before.width).toBeLessThanOrEqual(before.innerWidth);
+
+  // The list's own scroll box (nearest scrolling ancestor of a card) lies inside the queue, not the column or the page.
+  const list = await queue(page)
+    .locator('[data-proposal-id]')
+    .first()
+    .evaluateHandle((card) => {
+      let node: Element | null = card;
+      for (; node && node !== document.body; node = node.parentElement) {
+        const overflow = getComputedStyle(node).overflowY;
+        if ((overflow === 'auto' || overflow === 'scroll') && node.scrollHeight > node.clientHeight) break;
+      }
+      return node!;
+    });
+  expect(await list.evaluate((el) => el.closest('section[aria-labelledby="proposal-queue-heading"]') !== null)).toBe(true);
+  const box = (await list.asElement()!.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height, 800 - box.y) / 2);
+  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 800);
+  await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBeGreaterThan(1000);
+
+  const after = await extent();
+  expect(after.height).toBeLessThanOrEqual(after.innerHeight + 1);
+  expect(await page.evaluate(() => document.scrollingElement!.scrollTop)).toBe(0);
+  await expect(queue(page).getByRole('heading', { name: 'Proposals' })).toBeInViewport();
+  await expect(queue(page).getByRole('searchbox', { name: 'Search proposal history' })).toBeInViewport();
+  await expect(page.getByRole('banner')).toBeInViewport();
+  await list.dispose();
+});
+
 test('screenshots of the queue with real data at 1280 px and 390 px', async ({ page }) => {
   tools.files.set(`src/${u}/config.json`, '{\n  "retries": 3,\n  "timeout": 30\n}\n');
   await page.setViewportSize({ width: 1280, height: 1000 });

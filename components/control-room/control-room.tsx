@@ -24,7 +24,7 @@ import { ToolsButton, ToolsViewProvider } from '@/components/tools/tools-view';
 
 /**
  * One screen per space: participants rail · proposal queue and reasoning · chat, telemetry, security events and the
- * envelope log. On a wide screen the page itself does not scroll: each column is one scroll surface of its own, so
+ * envelope log. On a wide screen (from 1024 px) the page itself does not scroll: each column is one scroll surface of its own, so
  * chat is on screen next to the queue. Columns collapse to one on narrow screens, in order of urgency (proposals
  * first); the header keeps one row there, its buttons in the user menu. A skip link leads past both to the queue.
  */
@@ -43,7 +43,7 @@ export function ControlRoom() {
 }
 
 /** A column on a wide screen: its own scroll surface, the page's height, with room below its last panel. */
-const COLUMN = 'xl:min-h-0 xl:overflow-y-auto xl:overscroll-contain xl:pb-3';
+const COLUMN = 'lg:min-h-0 lg:overflow-y-auto lg:overscroll-contain lg:pb-3';
 
 function ControlRoomLayout() {
   const { space } = useSpaceSession();
@@ -51,7 +51,7 @@ function ControlRoomLayout() {
   const rules = useRules();
   const [paletteOpen, setPaletteOpen] = useState(false);
   return (
-    <div className="flex min-h-screen flex-col xl:h-dvh xl:min-h-0 xl:overflow-hidden">
+    <div className="flex min-h-screen flex-col lg:h-dvh lg:min-h-0 lg:overflow-hidden">
       <SkipLink target="proposal-queue-heading" first="[data-proposal-id]" label="Skip to the proposal queue" />
       <header className="flex items-center gap-2 border-b border-slate-800 px-3 py-2 sm:gap-3 sm:px-4">
         <h1 className="min-w-0 truncate text-base font-semibold">
@@ -89,7 +89,7 @@ function ControlRoomLayout() {
         <AccountMenu onCommands={() => setPaletteOpen(true)} />
       </header>
       <CommandPalette open={paletteOpen} setOpen={setPaletteOpen} />
-      <main className="grid flex-1 grid-cols-1 gap-3 p-3 lg:grid-cols-[17rem_minmax(0,1fr)] xl:min-h-0 xl:grid-cols-[17rem_minmax(0,1fr)_24rem] xl:grid-rows-[minmax(0,1fr)] xl:pb-0">
+      <main className="grid flex-1 grid-cols-1 gap-3 p-3 lg:min-h-0 lg:grid-cols-[15rem_minmax(0,1fr)_20rem] lg:grid-rows-[minmax(0,1fr)] lg:pb-0 xl:grid-cols-[17rem_minmax(0,1fr)_24rem]">
         <div className={`order-2 lg:order-1 ${COLUMN}`}>
           <ParticipantsRail />
         </div>
@@ -97,7 +97,7 @@ function ControlRoomLayout() {
           <ProposalQueue />
           <ReasoningPanel />
         </div>
-        <div className={`order-3 flex min-w-0 flex-col gap-3 lg:col-span-2 xl:col-span-1 ${COLUMN}`}>
+        <div className={`order-3 flex min-w-0 flex-col gap-3 ${COLUMN}`}>
           <ChatPanel />
           <TelemetryPanel />
           <SecurityFeed />

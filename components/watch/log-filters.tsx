@@ -44,7 +44,7 @@ export function LogFilters({
   const set = (key: keyof LogFilterDraft) => (e: { target: { value: string } }) => onChange({ ...value, [key]: e.target.value });
   const labelClass = 'flex min-w-0 flex-col gap-0.5 text-[11px] text-slate-400';
   return (
-    <div role="search" aria-label="Filter envelopes" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+    <div role="search" aria-label="Filter envelopes" className="grid grid-cols-2 gap-2 sm:grid-cols-4 lg:grid-cols-2 xl:grid-cols-4">
       <label className={labelClass}>
         Kind prefix
         <input className={fieldClass} list={`${id}-kinds`} value={value.kind} onChange={set('kind')} placeholder="e.g. mcp/" spellCheck={false} />

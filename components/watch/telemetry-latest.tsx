@@ -37,7 +37,7 @@ export const TelemetryLatest = memo(function TelemetryLatest({ telemetry }: { te
         )}
       </p>
       {gauge && <ContextGauge participant={telemetry.participant} />}
-      <dl className={`grid grid-cols-2 gap-x-3 gap-y-1 text-xs sm:grid-cols-4 xl:grid-cols-2`}>
+      <dl className={`grid grid-cols-2 gap-x-3 gap-y-1 text-xs sm:grid-cols-4 lg:grid-cols-2`}>
         {entries.map(([key, value]) => (
           <div key={key} className="min-w-0">
             <dt className="truncate text-slate-400">{fieldLabel(key)}</dt>

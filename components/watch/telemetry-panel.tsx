@@ -83,7 +83,7 @@ export function TelemetryPanel() {
       ) : (
         <>
           <TelemetryLatest telemetry={telemetry} />
-          <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 xl:grid-cols-1">
+          <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-1">
             {groups.map((g) => (
               <TelemetryChart key={g.key} group={g} rows={rows} />
             ))}
