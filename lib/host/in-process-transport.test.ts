@@ -84,7 +84,12 @@ describe('in-process transport', () => {
   it('shows nothing the gateway could not write yet: a chat waits while history writes fail', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mew-in-process-'));
     await start(dataDir);
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // The history store reports each write it could not make: the chat was routed, and its write failed.
+    const failed = new Promise<void>((resolve) => {
+      vi.spyOn(console, 'error').mockImplementation((...args) => {
+        if (String(args[0]).startsWith('[history] cannot write')) resolve();
+      });
+    });
     const helper = local('helper');
     await helper.connect();
     const lead = await joinAs(gw, tokenOf('lead'));
@@ -93,7 +98,7 @@ describe('in-process transport', () => {
     const seen: string[] = [];
     helper.client.on('chat', (envelope) => seen.push(envelope.payload.text));
     lead.send({ kind: 'chat', payload: { text: 'after the write' } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await failed;
     expect(seen).toEqual([]);
     db.exec('DROP TRIGGER fail_history');
     db.close();

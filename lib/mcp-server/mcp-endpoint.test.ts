@@ -1,9 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../gateway/testing';
 import type { MEWParticipant } from '../sdk/mew-participant';
+import { mcpClients } from './testing';
 import { nextEvent, participantFactory } from '../sdk/testing';
 import { ASK_HUMAN_TOOL } from './ask-human-tool';
 import { TOOL_META } from './mcp-session';
@@ -31,7 +31,7 @@ let gw: TestGateway;
 let participants: ReturnType<typeof participantFactory>;
 let lead: MEWParticipant;
 const notes: string[] = [];
-const clients: Client[] = [];
+const clients = mcpClients();
 
 beforeAll(async () => {
   gw = await startTestGateway(CONFIG);
@@ -54,13 +54,7 @@ beforeAll(async () => {
   lead = await participants.connect('lead', { autoDiscovery: false });
 });
 afterEach(async () => {
-  await Promise.all(
-    clients.splice(0).map(async (client) => {
-      // Like a well-behaved client: ends its session (DELETE), then closes.
-      await (client.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => undefined);
-      await client.close();
-    }),
-  );
+  await clients.endAll();
   await expect.poll(() => gw.gateway.spaces.get('crew')!.participants.get('agent')!.online).toBe(false);
   await expect.poll(() => gw.gateway.spaces.get('crew')!.participants.get('proposer')!.online).toBe(false);
 });
@@ -69,15 +63,7 @@ afterAll(async () => {
   await gw.close();
 });
 
-async function mcpClient(id = 'agent', how: 'header' | 'query' = 'header'): Promise<Client> {
-  const url = new URL(gw.httpUrl('/mcp/crew'));
-  if (how === 'query') url.searchParams.set('token', tokenOf(id));
-  const transport = new StreamableHTTPClientTransport(url, how === 'header' ? { requestInit: { headers: { Authorization: `Bearer ${tokenOf(id)}` } } } : {});
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const mcpClient = (id = 'agent', how: 'header' | 'query' = 'header') => clients.connect(gw.httpUrl('/mcp/crew'), tokenOf(id), { how });
 
 const pendingOf = async (tool: string) => {
   await expect.poll(() => lead.proposals.pending().filter((p) => p.proposer === 'agent').length, { timeout: 5_000 }).toBe(1);

@@ -1,5 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { mcpClients } from './testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spaceConfig, startTestGateway, tokenOf, type TestGateway } from '../gateway/testing';
 import type { McpSessionEnded, McpSessionList } from '../protocol';
@@ -19,7 +19,7 @@ const CONFIG = spaceConfig('sessions', {
 let gw: TestGateway;
 let participants: ReturnType<typeof participantFactory>;
 let lead: MEWParticipant;
-const clients: Client[] = [];
+const clients = mcpClients();
 
 beforeAll(async () => {
   gw = await startTestGateway(CONFIG);
@@ -30,27 +30,14 @@ beforeAll(async () => {
   lead = await participants.connect('lead', { autoDiscovery: false });
 });
 afterEach(async () => {
-  await Promise.all(
-    clients.splice(0).map(async (client) => {
-      await (client.transport as StreamableHTTPClientTransport | undefined)?.terminateSession().catch(() => undefined);
-      await client.close();
-    }),
-  );
+  await clients.endAll();
 });
 afterAll(async () => {
   participants.disconnectAll();
   await gw.close();
 });
 
-async function mcpClient(id: string, info = { name: 'Claude Code', version: '1.0.3' }): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(gw.httpUrl('/mcp/sessions')), {
-    requestInit: { headers: { Authorization: `Bearer ${tokenOf(id)}` } },
-  });
-  const client = new Client(info);
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
+const mcpClient = (id: string, info = { name: 'Claude Code', version: '1.0.3' }) => clients.connect(gw.httpUrl('/mcp/sessions'), tokenOf(id), { info });
 
 const api = (path: string, as: string, method = 'GET') =>
   fetch(gw.httpUrl(`/api/spaces/sessions/mcp/sessions${path}`), { method, headers: { Authorization: `Bearer ${tokenOf(as)}` } });
