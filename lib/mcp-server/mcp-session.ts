@@ -120,19 +120,20 @@ export class McpSpaceSession {
   }
 
   /**
-   * The space's tools as an MCP server (one for each of the session's transports). The one that serves calls that
-   * may wait (`withTasks`) also runs them as tasks for a client that asks for one.
+   * The space's tools as an MCP server (one for each of the session's transports). The one on the session's streams
+   * (`streaming`: calls that may wait) also runs them as tasks for a client that asks for one, and aborts a call whose
+   * response the client cut off.
    */
-  private mcpServer(withTasks: boolean): Server {
+  private mcpServer(streaming: boolean): Server {
     const server = new Server(
       { name: `mew-space-${this.options.space}`, version: '0.4.0' },
       {
         capabilities: {
           tools: { listChanged: true },
-          ...(withTasks && { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }),
+          ...(streaming && { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }),
         },
         instructions: `The tools of MEW space "${this.options.space}". A call marked mew/approval: proposal waits until a supervisor approves or rejects it.`,
-        ...(withTasks && { taskStore: this.tasks }),
+        ...(streaming && { taskStore: this.tasks }),
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await this.listTools() }));
@@ -150,15 +151,14 @@ export class McpSpaceSession {
         );
         return { task: created };
       }
+      const context = { progressToken: request.params._meta?.progressToken, notify: extra.sendNotification };
+      // Answered at once (JSON): nothing waits long enough for a cut-off response to matter.
+      if (!streaming) return call({ signal: extra.signal, ...context });
       // Cancelled (`notifications/cancelled`), or its response cut off: a client that died waits for nothing.
       const cutOff = new AbortController();
       this.responses.set(extra.requestId, cutOff);
       try {
-        return await call({
-          signal: AbortSignal.any([extra.signal, cutOff.signal]),
-          progressToken: request.params._meta?.progressToken,
-          notify: extra.sendNotification,
-        });
+        return await call({ signal: AbortSignal.any([extra.signal, cutOff.signal]), ...context });
       } finally {
         this.responses.delete(extra.requestId);
       }
