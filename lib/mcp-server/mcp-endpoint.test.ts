@@ -143,6 +143,7 @@ describe('the space as an MCP server', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 'raw-1', method: 'tools/call', params: { name: 'tools__read_note', arguments: { path: 'b.md' } } }),
     });
     expect(direct.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(direct.headers.get('mcp-session-id')).toBe((client.transport as StreamableHTTPClientTransport).sessionId);
     expect(await direct.json()).toEqual({ jsonrpc: '2.0', id: 'raw-1', result: { content: [{ type: 'text', text: 'note b.md: hello' }] } });
     expect(await client.callTool({ name: 'nobody__nothing', arguments: {} })).toMatchObject({
       isError: true,
@@ -285,5 +286,14 @@ describe('the space as an MCP server', () => {
     expect((await post(list)).status).toBe(400);
     const huge = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { pad: 'x'.repeat(2 * 1024 * 1024) } }));
     expect(huge.status).toBe(413);
+    // On a session, what the transport spec refuses is refused as the SDK's transport does, whichever answers it.
+    const session = { 'Mcp-Session-Id': ((await mcpClient()).transport as StreamableHTTPClientTransport).sessionId! };
+    expect((await post(list, { ...session, Accept: 'application/json' })).status).toBe(406);
+    expect((await post(list, { ...session, 'Content-Type': 'text/plain' })).status).toBe(415);
+    const unsupported = await post(list, { ...session, 'Mcp-Protocol-Version': '1999-01-01' });
+    expect(unsupported.status).toBe(400);
+    expect(await unsupported.json()).toMatchObject({ error: { message: expect.stringMatching(/Unsupported protocol version/) } });
+    const badParams = await post(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: { cursor: 5 } }), session);
+    expect(await badParams.json()).toMatchObject({ jsonrpc: '2.0', id: 4, error: { message: expect.stringMatching(/cursor/) } });
   });
 });

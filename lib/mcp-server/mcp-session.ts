@@ -2,21 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  isInitializeRequest,
-  ListToolsRequestSchema,
-  McpError as JsonRpcError,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, McpError as JsonRpcError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRisk } from '../protocol';
 import { MEWParticipant } from '../sdk/mew-participant';
 import { type TransportFactory, withQuery } from '../sdk/transport';
 import { CapabilityDeniedError, GatewayRefusalError, McpError, ProposalRejectedError, RequestCancelledError, RequestTimeoutError } from '../sdk/sdk-errors';
 import type { DiscoveredTool } from '../sdk/tool-discovery';
 import { ApprovalTasks } from './approval-tasks';
+import { JsonAnswerTransport } from './json-answer-transport';
 import type { OpenProposals } from './open-proposals';
 import { ASK_HUMAN_TOOL, askHuman, askHumanTool, mayAsk } from './ask-human-tool';
 import { exposedToolName } from './mcp-tool-names';
@@ -78,7 +71,7 @@ export class McpSpaceSession {
   /** The session's own transport: `initialize`, the server's stream (GET), its end (DELETE), and calls that may wait. */
   readonly transport: StreamableHTTPServerTransport;
   /** Answers as one JSON body what never waits for a person (no stream to set up: a direct call costs less). */
-  private readonly immediate: WebStandardStreamableHTTPServerTransport;
+  private readonly immediate: JsonAnswerTransport;
   readonly participant: MEWParticipant;
   private readonly server: Server;
   private readonly immediateServer: Server;
@@ -108,9 +101,10 @@ export class McpSpaceSession {
     });
     this.server = this.mcpServer(true);
     this.immediateServer = this.mcpServer(false);
-    this.transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: () => options.onInitialized(this) });
-    // Initialized after the session's own transport (see `handle`): the same session id.
-    this.immediate = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => this.transport.sessionId!, enableJsonResponse: true });
+    // Both transports serve the same session: the id the client gets when the session's own transport initializes.
+    const sessionId = randomUUID();
+    this.transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId, onsessioninitialized: () => options.onInitialized(this) });
+    this.immediate = new JsonAnswerTransport(sessionId);
     this.transport.onclose = () => void this.close();
     for (const event of ['discovery', 'participant-join', 'participant-leave'] as const) this.participant.on(event, () => this.toolsMayHaveChanged());
     this.participant.client.on('status', (change) => {
@@ -179,7 +173,8 @@ export class McpSpaceSession {
    */
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     this.lastUsed = Date.now();
-    if (req.method === 'POST' && this.answersAtOnce(body)) return this.answerAtOnce(req, res, body);
+    if (req.method === 'POST' && this.transport.sessionId && this.immediate.accepts(req, body) && this.answersAtOnce(body))
+      return this.immediate.answer(res, body);
     const id = (body as { id?: unknown } | null)?.id;
     if (typeof id === 'string' || typeof id === 'number')
       res.once('close', () => {
@@ -187,9 +182,6 @@ export class McpSpaceSession {
         if (!res.writableFinished) this.responses.get(id)?.abort(new Error('the client closed the request'));
       });
     await this.transport.handleRequest(req, res, body);
-    // The JSON side learns the session as the client opened it (its capabilities and protocol version).
-    if (isInitializeRequest(body) && this.transport.sessionId)
-      await this.immediate.handleRequest(jsonPost(req, this.transport.sessionId), { parsedBody: body });
   }
 
   /** Whether every message of a POST is answered without waiting for anyone but the tool. */
@@ -199,12 +191,6 @@ export class McpSpaceSession {
     if (message?.method !== 'tools/call' || typeof message.params?.name !== 'string' || message.params.task !== undefined) return false;
     const target = this.listing.get(message.params.name);
     return target !== undefined && this.approvalFor(target.tool) === 'direct';
-  }
-
-  private async answerAtOnce(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const response = await this.immediate.handleRequest(jsonPost(req), { parsedBody: body });
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(await response.text());
   }
 
   get participantId(): string | undefined {
@@ -400,12 +386,4 @@ function annotationsOf(risk: ToolRisk): NonNullable<Tool['annotations']> {
     destructiveHint: risk.risk_level === 'dangerous',
     ...(risk.side_effects?.includes('network') && { openWorldHint: true }),
   };
-}
-
-/** The request as the SDK's web-standard transport reads it: its headers (the body is passed already parsed). */
-function jsonPost(req: IncomingMessage, sessionId?: string): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-  if (sessionId) headers.set('mcp-session-id', sessionId);
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/mcp'}`, { method: 'POST', headers });
 }
