@@ -139,6 +139,7 @@ describe('gateway pipeline', () => {
     const seen = async () => (await carol.next((f) => f.kind === 'chat' && f.from !== 'carol')).id;
     expect([await seen(), await seen()]).toEqual(['relay', 'answer']);
     expect(carol.received.some((f) => f.id === 'unrelated')).toBe(false);
+    expect(carol.received.some((f) => f.id === 'ask')).toBe(true); // its own, though addressed to bob
   });
 
   it('keeps targeted gateway envelopes private: errors go to the offender alone', async () => {

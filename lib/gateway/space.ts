@@ -127,6 +127,12 @@ export class Space {
   private seq = 0;
   /** Connected participants as an array, rebuilt on join/leave, so fan-out is a plain loop. */
   private online: Participant[] = [];
+  /**
+   * Those of them with a broadcast connection, who receive every envelope; rebuilt when connections change (undefined
+   * meanwhile). The others receive only what concerns them, so an addressed envelope need not visit each of them
+   * (hundreds of MCP sessions are directed participants).
+   */
+  private hearingAll?: Participant[];
   /** Who the printed sign-in URL signs in as, with that participant's token (config `dashboard.sign_in_as`). */
   signIn?: { participantId: string; token: string };
   /** The participant that applies the space's approval rules (config `automation.supervisor`): only its decisions may name a rule. */
@@ -308,6 +314,7 @@ export class Space {
     const keep = options.exclusive ? 0 : this.limits.maxConnectionsPerParticipant - 1;
     const replaced = participant.links.slice(0, Math.max(0, participant.links.length - keep));
     participant.links = [...participant.links.slice(replaced.length), link];
+    this.hearingAll = undefined;
     participant.shutdown = undefined; // a shutdown lasts until the participant joins again
     for (const stream of this.streams.ownedBy(participant.id)) {
       clearTimeout(stream.orphanTimer);
@@ -322,6 +329,7 @@ export class Space {
     if (options.resumed) {
       // Its welcome and the others' presence were sent by the previous owner; nothing it knows has changed.
       if (!wasOnline) this.online = [...this.online, participant];
+      this.hearingAll = undefined;
       return;
     }
     const catchUp = options.after === undefined ? undefined : this.replay(participant, link, options.after);
@@ -333,6 +341,7 @@ export class Space {
       participant: { id: participant.id, capabilities: participant.capabilities },
     });
     this.online = [...this.online, participant];
+    this.hearingAll = undefined;
     this.audit('PARTICIPANT_JOINED', { actor: participant.id });
   }
 
@@ -344,6 +353,7 @@ export class Space {
     const remaining = participant.links.filter((link) => link.connection !== connection);
     if (remaining.length === participant.links.length) return;
     participant.links = remaining;
+    this.hearingAll = undefined;
     if (remaining.length > 0) return;
     this.online = this.online.filter((p) => p !== participant);
     this.emit('system/presence', { event: 'leave', participant: { id: participant.id } });
@@ -412,9 +422,31 @@ export class Space {
   route(envelope: Envelope): OutboundMessage {
     const message = this.record(envelope);
     const owner = this.conversationOf(envelope);
-    for (const p of this.online) p.deliver(message, envelope, p === owner);
+    const to = envelope.to;
+    if (!to || to.length === 0) for (const p of this.online) p.deliver(message, envelope, p === owner);
+    else this.routeAddressed(message, envelope, to, owner);
     if (this.observers.length > 0 && this.unobserved.push(envelope) === 1) this.services.history.whenDurable(this.tellObservers);
     return message;
+  }
+
+  /**
+   * Delivers an envelope addressed to some: to everyone with a broadcast connection, and to the directed connections
+   * it concerns (its sender's, its addressees', its conversation's), the same as `Participant.receives` would select
+   * from everyone.
+   */
+  private routeAddressed(message: OutboundMessage, envelope: Envelope, to: readonly string[], owner: Participant | undefined): void {
+    const hearing = (this.hearingAll ??= this.online.filter(hearsAll));
+    for (const p of hearing) p.deliver(message, envelope, p === owner);
+    if (hearing.length === this.online.length) return;
+    const reached: Participant[] = [];
+    const reach = (p: Participant | undefined) => {
+      if (!p || reached.includes(p) || hearsAll(p)) return;
+      reached.push(p);
+      p.deliver(message, envelope, p === owner);
+    };
+    reach(this.participants.get(envelope.from));
+    for (const id of to) reach(this.participants.get(id));
+    reach(owner);
   }
 
   /**
@@ -582,4 +614,9 @@ export class Space {
       .map((m) => m.envelope!);
     return { messages, cursor: messages.at(-1)?.cursor ?? this.head, complete };
   }
+}
+
+/** Whether a participant receives every envelope of the space: one of its connections is in broadcast mode. */
+function hearsAll(participant: Participant): boolean {
+  return participant.links.some((link) => link.routing === 'broadcast');
 }
