@@ -10,6 +10,7 @@
  * 50 ms with 200 sessions. Numbers, not assertions.
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -67,7 +68,8 @@ export async function benchMcp(): Promise<LatencyRow[]> {
     console.log(`${SESSIONS} sessions back to back: ${Math.round(throughput)} calls/s`);
     const perCall = (phase: string, calls: number) => (cpu.spent(phase) / calls).toFixed(0);
     console.log(
-      `server CPU per call: ${perCall('direct', CALLS)} µs direct, ${perCall('mcp', CALLS)} µs through /mcp; ` +
+      `server CPU per call: ${perCall('direct', CALLS)} µs direct, ${perCall('mcp', CALLS)} µs through /mcp ` +
+        `(${perCall('lean', CALLS)} µs from the lean client); ` +
         `${perCall('saturated', SESSIONS * (CALLS_PER_SESSION + 1))} µs per operation with ${SESSIONS} sessions back to back`,
     );
     return rows;
@@ -103,9 +105,14 @@ async function runLoad(port: number): Promise<{ rows: LatencyRow[]; throughput: 
     await agent.connect();
     const call = { method: 'tools/call', params: { name: 'note', arguments: { path: 'notes/today.md' } } };
     const direct = await phase('direct', () => timed(() => agent.mcpRequest('tool', call), CALLS));
+    // The same participant then calls through /mcp instead, alone as it was: its WebSocket would otherwise receive
+    // each call and answer as one more connection of the participant (an extra delivery the direct call did not pay).
+    agent.disconnect();
     const first = await mcpClient(TOKENS.agent);
     await first.listTools();
     const viaMcp = await phase('mcp', () => timed(() => first.callTool({ name: 'tool__note', arguments: { path: 'notes/today.md' } }), CALLS));
+    const lean = leanCaller(port, TOKENS.agent, first.transport as StreamableHTTPClientTransport);
+    const viaLean = await phase('lean', () => timed(() => lean({ name: 'tool__note', arguments: { path: 'notes/today.md' } }), CALLS));
     const sessions = await Promise.all(Array.from({ length: SESSIONS }, (_, i) => mcpClient(clientToken(i))));
     const each = (intervalMs: number) =>
       percentiles(sessions, async (session, time) => {
@@ -131,7 +138,9 @@ async function runLoad(port: number): Promise<{ rows: LatencyRow[]; throughput: 
       rows: [
         { name: 'direct tools/call by a MEW participant', ...direct },
         { name: 'the same call by an MCP client through /mcp', ...viaMcp },
-        { name: 'added by the MCP endpoint', p50: viaMcp.p50 - direct.p50 },
+        { name: 'added, with the official SDK client', p50: viaMcp.p50 - direct.p50 },
+        { name: 'the same call as a lean client posts it (JSON-RPC, kept-alive HTTP)', ...viaLean },
+        { name: 'added by the MCP endpoint (lean client)', p50: viaLean.p50 - direct.p50 },
         { name: `${SESSIONS} new sessions at once: each one's first list + call`, ...cold },
         { name: `${SESSIONS} sessions, one call each per ${CALL_INTERVAL_MS} ms: list + ${CALLS_PER_SESSION} calls`, ...paced },
         { name: `${SESSIONS} sessions back to back: list + ${CALLS_PER_SESSION} calls`, ...saturated },
@@ -143,6 +152,37 @@ async function runLoad(port: number): Promise<{ rows: LatencyRow[]; throughput: 
     await Promise.all(clients.map((c) => c.close()));
     agent.disconnect();
   }
+}
+
+/**
+ * `tools/call` on an open session as a lean client sends it: one JSON-RPC POST on a kept-alive connection, the JSON
+ * answer parsed. What the endpoint adds, without the official client's own cost per call (its `fetch`, streams and
+ * validation: about 1 ms of CPU per call on Node 20, spent in the client's process).
+ */
+function leanCaller(port: number, token: string, session: StreamableHTTPClientTransport) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const headers = {
+    Authorization: `Bearer ${token}`,
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'Mcp-Session-Id': session.sessionId!,
+    'Mcp-Protocol-Version': session.protocolVersion!,
+  };
+  let id = 0;
+  return (params: { name: string; arguments: Record<string, unknown> }) =>
+    new Promise<unknown>((resolve, reject) => {
+      const post = request({ host: '127.0.0.1', port, path: `/mcp/${SPACE}`, method: 'POST', agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const answer = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          if (answer.error) reject(new Error(answer.error.message));
+          else resolve(answer.result);
+        });
+      });
+      post.on('error', reject);
+      post.end(JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params }));
+    });
 }
 
 /** Runs `work` for every session at once; p50 and p99 of the operations it timed, and how long it all took. */
