@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JsonAnswerTransport } from './json-answer-transport';
+import { JsonAnswerTransport, REQUEST_CANCELLED } from './json-answer-transport';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
 
@@ -12,7 +12,7 @@ describe('JsonAnswerTransport', () => {
   afterEach(() => new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve())));
 
   /** A real HTTP server whose POSTs the transport answers for an SDK `Server` with one tool. */
-  async function serve(tool: (progress: () => Promise<void>) => Promise<string>) {
+  async function serve(tool: (progress: () => Promise<void>, signal: AbortSignal) => Promise<string>) {
     const transport = new JsonAnswerTransport('session-1');
     let called: () => void = () => undefined;
     const toolCalled = new Promise<void>((resolve) => (called = resolve));
@@ -21,12 +21,15 @@ describe('JsonAnswerTransport', () => {
       const progress = () =>
         extra.sendNotification({ method: 'notifications/progress', params: { progressToken: request.params._meta?.progressToken ?? 0, progress: 1 } });
       called();
-      return { content: [{ type: 'text' as const, text: await tool(progress) }] };
+      return { content: [{ type: 'text' as const, text: await tool(progress, extra.signal) }] };
     });
     await server.connect(transport);
     http = createServer(async (req, res) => {
       const body = JSON.parse(await text(req));
-      if (transport.accepts(req, body)) await transport.answer(res, body);
+      if (body.method === 'notifications/cancelled') {
+        transport.notify(body);
+        res.writeHead(202).end();
+      } else if (transport.accepts(req, body)) await transport.answer(res, body);
       else res.writeHead(400).end('not taken');
     });
     await new Promise<void>((resolve) => http!.listen(0, '127.0.0.1', resolve));
@@ -64,6 +67,16 @@ describe('JsonAnswerTransport', () => {
     expect(await taken(call('a'))).toBe(false); // its id is still being answered
     release();
     expect(await (await first).json()).toMatchObject({ id: 'a', result: { content: [{ text: 'late' }] } });
+  });
+
+  it('hands a cancel to the server, which aborts the call, and ends the cancelled request\'s HTTP answer', async () => {
+    let aborted = false;
+    const { post, toolCalled } = await serve((_, signal) => new Promise(() => signal.addEventListener('abort', () => (aborted = true))));
+    const pending = post(call(3));
+    await toolCalled;
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'changed my mind' } })).status).toBe(202);
+    expect(await (await pending).json()).toEqual({ jsonrpc: '2.0', id: 3, error: { code: REQUEST_CANCELLED, message: 'Request cancelled' } });
+    expect(aborted).toBe(true);
   });
 
   it('answers a request still being handled when the session ends as the SDK does a closed session: 404, -32001', async () => {

@@ -1,7 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type JSONRPCMessage, type JSONRPCRequest, type RequestId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** The error that ends the HTTP answer of a request its client cancelled (the server sends none; LSP's code for it). */
+export const REQUEST_CANCELLED = -32800;
 
 /**
  * Streamable HTTP's JSON answer, as a tiny SDK `Transport`: the SDK's `Server` handles one request per POST and its
@@ -51,6 +60,16 @@ export class JsonAnswerTransport implements Transport {
     // Ended while it was handled: the status the SDK's transport gives a closed session.
     res.writeHead(this.closed ? 404 : 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'mcp-session-id': this.sessionId });
     res.end(text);
+  }
+
+  /**
+   * A client's notification for a request answered here: handed to the server. For a cancel, the request's HTTP
+   * answer is ended at once, as the server sends no response for a cancelled request and the client may keep it open.
+   */
+  notify(notification: JSONRPCNotification): void {
+    this.onmessage?.(notification);
+    const cancelled = notification.method === 'notifications/cancelled' ? (notification.params?.requestId as RequestId | undefined) : undefined;
+    if (cancelled !== undefined) void this.send({ jsonrpc: '2.0', id: cancelled, error: { code: REQUEST_CANCELLED, message: 'Request cancelled' } });
   }
 
   async start(): Promise<void> {}

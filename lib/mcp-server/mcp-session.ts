@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, McpError as JsonRpcError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult, type CancelledNotification, ListToolsRequestSchema, McpError as JsonRpcError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRisk } from '../protocol';
 import { MEWParticipant } from '../sdk/mew-participant';
 import { type TransportFactory, withQuery } from '../sdk/transport';
@@ -169,12 +169,15 @@ export class McpSpaceSession {
   /**
    * Serves one HTTP request of the session. A POST whose answer never waits for a person (listing, a call it may
    * make directly) is answered as one JSON body; anything else goes to the session's streams, so a call waiting
-   * for approval can report progress (SSE). Both transports are the SDK's, with the same session id.
+   * for approval can report progress (SSE). Both serve the SDK's `Server` for the same session id: the SDK's own
+   * transport, and a tiny one for JSON answers (`JsonAnswerTransport`).
    */
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     this.lastUsed = Date.now();
     if (req.method === 'POST' && this.transport.sessionId && this.immediate.accepts(req, body) && this.answersAtOnce(body))
       return this.immediate.answer(res, body);
+    // A cancel may be for a call answered as JSON (a slow tool): both servers hear it.
+    if (isCancellation(body)) this.immediate.notify(body);
     const id = (body as { id?: unknown } | null)?.id;
     if (typeof id === 'string' || typeof id === 'number')
       res.once('close', () => {
@@ -357,6 +360,11 @@ export class McpSpaceSession {
       const off = this.participant.client.on('chat', () => queueMicrotask(() => read() !== undefined && done(read())));
     });
   }
+}
+
+function isCancellation(body: unknown): body is CancelledNotification & { jsonrpc: '2.0' } {
+  const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown } | null;
+  return message?.jsonrpc === '2.0' && message.method === 'notifications/cancelled' && message.id === undefined;
 }
 
 function errorResult(text: string): CallToolResult {
