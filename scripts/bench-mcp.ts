@@ -4,10 +4,10 @@
  * runs in a child as a bridged server would, and the load in another child, as real clients would: a MEW
  * participant calling the tool directly, and MCP clients (the official SDK's, Streamable HTTP).
  *
- * Measured: a direct `tools/call` by an MCP client against the same call by the MEW participant; 200 sessions (200
- * participants) listing and calling at an agent's pace; and the same 200 back to back, which shows what the machine
- * can serve at all (on a shared 2-core VM the clients' own CPU is part of it). Targets: ≤ 1 ms added at p50; p99 ≤
- * 50 ms with 200 sessions. Numbers, not assertions.
+ * Measured: a direct `tools/call` by an MCP client (the official SDK's, and a lean one) against the same call by the
+ * MEW participant; 200 sessions (200 participants) listing and calling at an agent's pace; and the same 200 back to
+ * back, which shows what the machine can serve at all (on a shared 2-core VM the clients' own CPU is part of it).
+ * Targets: ≤ 1 ms added at p50; p99 ≤ 50 ms with 200 sessions. Numbers, not assertions (docs/benchmarks.md).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { Agent, request } from 'node:http';
