@@ -6,7 +6,8 @@
  * Then the MCP bridge's added latency per tools/call (scripts/bench-bridge.ts), and cluster mode on Redis with 1, 2
  * and 3 nodes (scripts/bench-cluster.ts). Numbers, not assertions: tests never time anything.
  * Then the space's MCP endpoint (scripts/bench-mcp.ts). Options: MEW_LOAD (path to mew-load.mjs), BENCH_SCALE
- * (message-count multiplier, default 1), BENCH_BRIDGE=off, BENCH_MCP=off, BENCH_CLUSTER=off.
+ * (message-count multiplier, default 1), BENCH_CONFIGS (the gateway configs to run by letter, e.g. `ce`; default all),
+ * BENCH_BRIDGE=off, BENCH_MCP=off, BENCH_CLUSTER=off.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,7 +32,7 @@ interface LoadConfig {
   args: string[];
 }
 
-const CONFIGS: LoadConfig[] = [
+const ALL_CONFIGS: LoadConfig[] = [
   { name: '(b) 10 participants × 10 senders, chat', args: ['--participants', '10', '--senders', '10', '--messages', String(3000 * scale)] },
   { name: '(c) 50 participants × 5 senders, chat broadcast', args: ['--participants', '50', '--senders', '5', '--messages', String(3000 * scale)] },
   {
@@ -40,6 +41,9 @@ const CONFIGS: LoadConfig[] = [
   },
   { name: '(e) 10 participants, 2 senders × 200 msg/s', args: ['--participants', '10', '--senders', '2', '--rate', '200', '--messages', String(2000 * scale)] },
 ];
+
+/** `BENCH_CONFIGS=ce` runs (c) and (e) only: for A/B runs of one config. */
+const CONFIGS = ALL_CONFIGS.filter((config) => !process.env.BENCH_CONFIGS || process.env.BENCH_CONFIGS.includes(config.name[1]));
 
 interface LoadResult {
   ok: boolean;
