@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, type CallToolResult, type CancelledNotification, ListToolsRequestSchema, McpError as JsonRpcError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  type CancelledNotification,
+  ListToolsRequestSchema,
+  McpError as JsonRpcError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRisk } from '../protocol';
 import { MEWParticipant } from '../sdk/mew-participant';
 import { type TransportFactory, withQuery } from '../sdk/transport';
