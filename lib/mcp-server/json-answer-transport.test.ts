@@ -69,7 +69,7 @@ describe('JsonAnswerTransport', () => {
     expect(await (await first).json()).toMatchObject({ id: 'a', result: { content: [{ text: 'late' }] } });
   });
 
-  it('hands a cancel to the server, which aborts the call, and ends the cancelled request\'s HTTP answer', async () => {
+  it("hands a cancel to the server, which aborts the call, and ends the cancelled request's HTTP answer", async () => {
     let aborted = false;
     const { post, toolCalled } = await serve((_, signal) => new Promise(() => signal.addEventListener('abort', () => (aborted = true))));
     const pending = post(call(3));
