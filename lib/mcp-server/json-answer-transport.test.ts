@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JsonAnswerTransport, REQUEST_CANCELLED } from './json-answer-transport';
+import { JsonAnswerTransport } from './json-answer-transport';
+import { JSON_RPC_CODES } from './json-rpc-codes';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
 
@@ -75,7 +76,7 @@ describe('JsonAnswerTransport', () => {
     const pending = post(call(3));
     await toolCalled;
     expect((await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'changed my mind' } })).status).toBe(202);
-    expect(await (await pending).json()).toEqual({ jsonrpc: '2.0', id: 3, error: { code: REQUEST_CANCELLED, message: 'Request cancelled' } });
+    expect(await (await pending).json()).toEqual({ jsonrpc: '2.0', id: 3, error: { code: JSON_RPC_CODES.requestCancelled, message: 'Request cancelled' } });
     expect(aborted).toBe(true);
   });
 

@@ -6,6 +6,7 @@ import { bearer, decodePathSegment, readBody, sendJson } from '../gateway/http-u
 import type { Space } from '../gateway/space';
 import type { DiscoveredTool } from '../sdk/tool-discovery';
 import type { TransportFactory } from '../sdk/transport';
+import { JSON_RPC_CODES } from './json-rpc-codes';
 import type { McpSpaceSession } from './mcp-session';
 import type { OpenProposals } from './open-proposals';
 
@@ -16,11 +17,6 @@ export const MAX_MCP_SESSIONS = 1_000;
 /** A session no request has used for this long is ended (clients that never send DELETE). */
 export const MCP_SESSION_IDLE_MS = 30 * 60_000;
 const SWEEP_EVERY_MS = 60_000;
-
-/** JSON-RPC error codes the transport's errors use (JSON-RPC 2.0: parse error, invalid request; SDK: session not found). */
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
-const SESSION_NOT_FOUND = -32001;
 
 export interface McpEndpointOptions {
   gateway: Gateway;
@@ -75,14 +71,14 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       // The transport spec's answer to an ended or unknown session: 404, and the client starts a new one.
-      if (!session) return rpcError(res, 404, SESSION_NOT_FOUND, 'Session not found');
+      if (!session) return rpcError(res, 404, JSON_RPC_CODES.sessionNotFound, 'Session not found');
       if (session.participantId !== participant.id)
         throw new GatewayError('identity_mismatch', `this session belongs to another participant, not "${participant.id}"`);
       await session.handle(req, res, body);
       return true;
     }
     if (req.method !== 'POST' || !isInitialize(body))
-      return rpcError(res, 400, INVALID_REQUEST, 'Bad Request: no Mcp-Session-Id; start a session with initialize');
+      return rpcError(res, 400, JSON_RPC_CODES.invalidRequest, 'Bad Request: no Mcp-Session-Id; start a session with initialize');
     if (sessions.size + opening.size >= MAX_MCP_SESSIONS)
       throw new GatewayError('space_unavailable', `space "${space.id}" serves ${MAX_MCP_SESSIONS} MCP sessions already; end one (DELETE) or retry later`);
     // The MCP SDK loads with the first session: a space no MCP client uses pays nothing for it.
@@ -140,7 +136,7 @@ async function jsonBody(req: IncomingMessage, res: ServerResponse, limit: number
   try {
     return JSON.parse(text);
   } catch (error) {
-    rpcError(res, 400, PARSE_ERROR, `Parse error: ${(error as Error).message}`);
+    rpcError(res, 400, JSON_RPC_CODES.parseError, `Parse error: ${(error as Error).message}`);
     return INVALID;
   }
 }
