@@ -2,9 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError as SdkMcpError, ToolListChangedNotificationSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { toolRisk } from '../protocol';
+import { JSONRPC_ERROR_CODES, toolRisk } from '../protocol';
 import type { JsonRpcError, McpAnswer } from '../sdk/local-mcp-server';
-import { JSONRPC_ERROR_CODES } from '../sdk/local-mcp-server';
 import type { RestartBackoff } from '../launcher/supervised-process';
 import {
   FORWARD_TIMEOUT_MS,

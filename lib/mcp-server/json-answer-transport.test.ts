@@ -4,7 +4,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonAnswerTransport } from './json-answer-transport';
-import { JSON_RPC_CODES } from './json-rpc-codes';
+import { JSONRPC_ERROR_CODES } from '../protocol';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
 
@@ -76,7 +76,11 @@ describe('JsonAnswerTransport', () => {
     const pending = post(call(3));
     await toolCalled;
     expect((await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'changed my mind' } })).status).toBe(202);
-    expect(await (await pending).json()).toEqual({ jsonrpc: '2.0', id: 3, error: { code: JSON_RPC_CODES.requestCancelled, message: 'Request cancelled' } });
+    expect(await (await pending).json()).toEqual({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: JSONRPC_ERROR_CODES.requestCancelled, message: 'Request cancelled' },
+    });
     expect(aborted).toBe(true);
   });
 

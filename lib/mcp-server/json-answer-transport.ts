@@ -8,7 +8,7 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
-import { JSON_RPC_CODES } from './json-rpc-codes';
+import { JSONRPC_ERROR_CODES } from '../protocol';
 
 /**
  * Streamable HTTP's JSON answer, as a tiny SDK `Transport`: the SDK's `Server` handles one request per POST and its
@@ -68,7 +68,7 @@ export class JsonAnswerTransport implements Transport {
     this.onmessage?.(notification);
     const cancelled = notification.method === 'notifications/cancelled' ? (notification.params?.requestId as RequestId | undefined) : undefined;
     if (cancelled !== undefined)
-      void this.send({ jsonrpc: '2.0', id: cancelled, error: { code: JSON_RPC_CODES.requestCancelled, message: 'Request cancelled' } });
+      void this.send({ jsonrpc: '2.0', id: cancelled, error: { code: JSONRPC_ERROR_CODES.requestCancelled, message: 'Request cancelled' } });
   }
 
   async start(): Promise<void> {}
@@ -86,7 +86,7 @@ export class JsonAnswerTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     // Requests still being handled get the answer the SDK's transport gives a closed session.
-    for (const [id, answer] of this.answers) answer({ jsonrpc: '2.0', id, error: { code: JSON_RPC_CODES.sessionNotFound, message: 'Session not found' } });
+    for (const [id, answer] of this.answers) answer({ jsonrpc: '2.0', id, error: { code: JSONRPC_ERROR_CODES.sessionNotFound, message: 'Session not found' } });
     this.answers.clear();
     this.onclose?.();
   }

@@ -6,7 +6,7 @@ import { bearer, decodePathSegment, readBody, sendJson } from '../gateway/http-u
 import type { Space } from '../gateway/space';
 import type { DiscoveredTool } from '../sdk/tool-discovery';
 import type { TransportFactory } from '../sdk/transport';
-import { JSON_RPC_CODES } from './json-rpc-codes';
+import { JSONRPC_ERROR_CODES } from '../protocol';
 import type { McpSpaceSession } from './mcp-session';
 import type { OpenProposals } from './open-proposals';
 
@@ -71,14 +71,14 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       // The transport spec's answer to an ended or unknown session: 404, and the client starts a new one.
-      if (!session) return rpcError(res, 404, JSON_RPC_CODES.sessionNotFound, 'Session not found');
+      if (!session) return rpcError(res, 404, JSONRPC_ERROR_CODES.sessionNotFound, 'Session not found');
       if (session.participantId !== participant.id)
         throw new GatewayError('identity_mismatch', `this session belongs to another participant, not "${participant.id}"`);
       await session.handle(req, res, body);
       return true;
     }
     if (req.method !== 'POST' || !isInitialize(body))
-      return rpcError(res, 400, JSON_RPC_CODES.invalidRequest, 'Bad Request: no Mcp-Session-Id; start a session with initialize');
+      return rpcError(res, 400, JSONRPC_ERROR_CODES.invalidRequest, 'Bad Request: no Mcp-Session-Id; start a session with initialize');
     if (sessions.size + opening.size >= MAX_MCP_SESSIONS)
       throw new GatewayError('space_unavailable', `space "${space.id}" serves ${MAX_MCP_SESSIONS} MCP sessions already; end one (DELETE) or retry later`);
     // The MCP SDK loads with the first session: a space no MCP client uses pays nothing for it.
@@ -136,7 +136,7 @@ async function jsonBody(req: IncomingMessage, res: ServerResponse, limit: number
   try {
     return JSON.parse(text);
   } catch (error) {
-    rpcError(res, 400, JSON_RPC_CODES.parseError, `Parse error: ${(error as Error).message}`);
+    rpcError(res, 400, JSONRPC_ERROR_CODES.parseError, `Parse error: ${(error as Error).message}`);
     return INVALID;
   }
 }

@@ -181,8 +181,7 @@ export class McpSpaceSession {
    */
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     this.lastUsed = Date.now();
-    if (req.method === 'POST' && this.transport.sessionId && this.immediate.accepts(req, body) && this.answersAtOnce(body))
-      return this.immediate.answer(res, body);
+    if (req.method === 'POST' && this.immediate.accepts(req, body) && this.answersAtOnce(body)) return this.immediate.answer(res, body);
     // A cancel may be for a call answered as JSON (a slow tool): both servers hear it.
     if (isCancellation(body)) this.immediate.notify(body);
     const id = (body as { id?: unknown } | null)?.id;

@@ -2,6 +2,7 @@ export * from './version';
 export * from './history-cursor';
 export * from './kinds';
 export * from './error-codes';
+export * from './json-rpc-error-codes';
 export * from './capability-pattern';
 export * from './mcp-payloads';
 export * from './reasoning-payloads';

@@ -78,7 +78,7 @@ export { backoffDelay, type Backoff } from './backoff';
 export { reconnectDelay, type BackoffOptions } from './reconnect-backoff';
 export type { Unsubscribe } from './event-hub';
 export type { StreamData } from '../protocol';
-export { JSONRPC_ERROR_CODES } from './local-mcp-server';
+export { JSONRPC_ERROR_CODES } from '../protocol';
 export type { McpAnswer, McpFallbackHandler, ResourceContents, ResourceDefinition, ToolCallContext, ToolDefinition, ToolDescriptor } from './local-mcp-server';
 export type { ListedTool, ToolSecurity } from '../protocol';
 export { validateJsonSchema, type JsonSchema, type SchemaIssue } from './json-schema-validator';

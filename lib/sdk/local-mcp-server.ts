@@ -1,15 +1,6 @@
-import { formatIssues, type Envelope, type ToolAnnotations, type ToolSecurity } from '../protocol';
+import { type Envelope, formatIssues, JSONRPC_ERROR_CODES, type ToolAnnotations, type ToolSecurity } from '../protocol';
 import { validateJsonSchema, type JsonSchema } from './json-schema-validator';
 import { McpError } from './sdk-errors';
-
-/** JSON-RPC error codes the participant answers with (JSON-RPC 2.0 §5.1, and MCP's resource-not-found). */
-export const JSONRPC_ERROR_CODES = {
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-  /** MCP: `resources/read` of a URI nobody registered. */
-  resourceNotFound: -32002,
-} as const;
 
 /** Who is calling a tool, for tools that care. */
 export interface ToolCallContext {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { joinAs, spaceConfig, startTestGateway, tokenOf, type TestClient, type TestGateway } from '../gateway/testing';
-import { JSONRPC_ERROR_CODES } from './local-mcp-server';
+import { JSONRPC_ERROR_CODES } from '../protocol';
 import type { MEWParticipant } from './mew-participant';
 import { participantFactory, RELEASE_SCHEMA, VALID_RELEASE } from './testing';
 import { McpError } from './sdk-errors';

@@ -1,6 +1,5 @@
-import { parseToolsListResult, type ListedTool } from '../protocol';
+import { JSONRPC_ERROR_CODES, parseToolsListResult, type ListedTool } from '../protocol';
 import { backoffDelay, type Backoff } from './backoff';
-import { JSONRPC_ERROR_CODES } from './local-mcp-server';
 import { DISCOVERY_MAX_ATTEMPTS, DISCOVERY_RETRY_BASE_DELAY_MS, DISCOVERY_RETRY_EXPONENT, DISCOVERY_TIMEOUT_MS, DISCOVERY_TTL_MS } from './sdk-defaults';
 import { CapabilityDeniedError, McpError } from './sdk-errors';
 

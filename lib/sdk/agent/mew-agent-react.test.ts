@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JSONRPC_ERROR_CODES } from '../local-mcp-server';
+import { JSONRPC_ERROR_CODES } from '../../protocol';
 import { McpError } from '../sdk-errors';
 import { nextEvent, recordEvents } from '../testing';
 import { startAgentFixture, type AgentFixture } from './testing/agent-fixture';
