@@ -10,7 +10,14 @@ const HEADERS = { 'content-type': 'application/json', accept: 'application/json,
 
 describe('JsonAnswerTransport', () => {
   let http: HttpServer | undefined;
-  afterEach(() => new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve())));
+  afterEach(
+    () =>
+      new Promise<void>((resolve) => {
+        if (!http) return resolve();
+        http.close(() => resolve());
+        http.closeAllConnections(); // requests the tests leave unanswered
+      }),
+  );
 
   /** A real HTTP server whose POSTs the transport answers for an SDK `Server` with one tool. */
   async function serve(tool: (progress: () => Promise<void>, signal: AbortSignal) => Promise<string>) {
@@ -34,8 +41,8 @@ describe('JsonAnswerTransport', () => {
       else res.writeHead(400).end('not taken');
     });
     await new Promise<void>((resolve) => http!.listen(0, '127.0.0.1', resolve));
-    const post = (body: unknown, headers: Record<string, string> = HEADERS) =>
-      fetch(`http://127.0.0.1:${(http!.address() as AddressInfo).port}/`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const post = (body: unknown, headers: Record<string, string> = HEADERS, signal?: AbortSignal) =>
+      fetch(`http://127.0.0.1:${(http!.address() as AddressInfo).port}/`, { method: 'POST', headers, body: JSON.stringify(body), signal });
     return { transport, post, toolCalled };
   }
 
@@ -82,6 +89,17 @@ describe('JsonAnswerTransport', () => {
       error: { code: JSONRPC_ERROR_CODES.requestCancelled, message: 'Request cancelled' },
     });
     expect(aborted).toBe(true);
+  });
+
+  it('cancels a call whose client went away before its answer (no cancel sent)', async () => {
+    let aborted = false;
+    const { post, toolCalled } = await serve((_, signal) => new Promise(() => signal.addEventListener('abort', () => (aborted = true))));
+    const client = new AbortController();
+    const pending = post(call(5), HEADERS, client.signal).catch(() => 'gone');
+    await toolCalled;
+    client.abort();
+    expect(await pending).toBe('gone');
+    await expect.poll(() => aborted).toBe(true);
   });
 
   it('answers a request still being handled when the session ends as the SDK does a closed session: 404, -32001', async () => {

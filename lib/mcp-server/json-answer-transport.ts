@@ -50,10 +50,15 @@ export class JsonAnswerTransport implements Transport {
 
   /** Hands the request to the server and writes its response (a result or a JSON-RPC error) as the HTTP answer. */
   async answer(res: ServerResponse, request: JSONRPCRequest): Promise<void> {
+    // A client that went away before its answer (it died, or dropped the request) waits for nothing: cancelled.
+    res.once('close', () => {
+      if (!res.writableFinished) this.cancel(request.id);
+    });
     const response = await new Promise<JSONRPCMessage>((resolve) => {
       this.answers.set(request.id, resolve);
       this.onmessage?.(request);
     });
+    if (res.destroyed) return;
     const text = JSON.stringify(response);
     // Ended while it was handled: the status the SDK's transport gives a closed session.
     res.writeHead(this.closed ? 404 : 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'mcp-session-id': this.sessionId });
@@ -69,6 +74,12 @@ export class JsonAnswerTransport implements Transport {
     const cancelled = notification.method === 'notifications/cancelled' ? (notification.params?.requestId as RequestId | undefined) : undefined;
     if (cancelled !== undefined)
       void this.send({ jsonrpc: '2.0', id: cancelled, error: { code: JSONRPC_ERROR_CODES.requestCancelled, message: 'Request cancelled' } });
+  }
+
+  /** Cancels a request still being answered, as the client's own cancel would. */
+  private cancel(requestId: RequestId): void {
+    if (this.answers.has(requestId))
+      this.notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the client closed the request' } });
   }
 
   async start(): Promise<void> {}
